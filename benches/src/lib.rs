@@ -1,0 +1,1 @@
+//! Fixtures and codecs for the benchmarks (in progress).

@@ -1,0 +1,375 @@
+//! Reading MessagePack: the typed reads of [`Reader`], mirroring
+//! [`encode`](crate::encode), and the token-level pull API.
+//!
+//! Each `read_*` method accepts every format of its family (`read_int`
+//! reads a positive fixint as well as an int 64) and checks ranges exactly:
+//! reading 300 into a `u8` is an [`OutOfRange`](ErrorKind::OutOfRange)
+//! error, not a wrap. A failed read leaves the reader where it was, so the
+//! caller can try another type.
+
+use crate::integer::FromInteger;
+use crate::{Error, ErrorKind, Family, Integer, Marker, Reader, Timestamp, TIMESTAMP_EXT_TYPE};
+
+/// One MessagePack value as the pull API sees it: a scalar, a borrowed
+/// string, binary or extension payload, or the header of a container whose
+/// elements follow as further tokens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Token<'a> {
+    /// nil
+    Nil,
+    /// true or false
+    Bool(bool),
+    /// any integer format
+    Int(Integer),
+    /// float 32
+    F32(f32),
+    /// float 64
+    F64(f64),
+    /// a UTF-8 string
+    Str(&'a str),
+    /// binary data
+    Bin(&'a [u8]),
+    /// the header of an array of this many elements
+    Array(u32),
+    /// the header of a map of this many key-value pairs
+    Map(u32),
+    /// an extension: its type and data
+    Ext(i8, &'a [u8]),
+}
+
+/// The type and data length of an extension, read from its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtMeta {
+    /// The extension type: -128 to -1 reserved by the specification, 0 to
+    /// 127 for applications.
+    pub ext_type: i8,
+    /// How many bytes of data follow.
+    pub len: u32,
+}
+
+impl<'a> Reader<'a> {
+    /// The marker of the next value, without consuming it.
+    #[inline]
+    pub fn peek_marker(&self) -> Result<Marker, Error> {
+        self.peek_byte().map(Marker::from_u8)
+    }
+
+    /// Consumes the marker of the next value. The reserved byte `0xc1` is a
+    /// [`ReservedMarker`](ErrorKind::ReservedMarker) error.
+    #[inline]
+    pub fn read_marker(&mut self) -> Result<Marker, Error> {
+        match Marker::from_u8(self.peek_byte()?) {
+            Marker::Reserved => Err(self.error(ErrorKind::ReservedMarker)),
+            marker => {
+                self.take_byte()?;
+                Ok(marker)
+            }
+        }
+    }
+
+    /// Runs `read` from the current position; on error, moves back so
+    /// that a failed read consumes nothing.
+    #[inline]
+    fn atomic<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+        let start = self.position();
+        read(self).inspect_err(|_| self.rewind(start))
+    }
+
+    /// A type-mismatch error at `start` for the `found` marker.
+    #[cold]
+    fn mismatch(&self, start: usize, expected: &'static str, found: Marker) -> Error {
+        let kind = match found {
+            Marker::Reserved => ErrorKind::ReservedMarker,
+            found => ErrorKind::TypeMismatch { expected, found },
+        };
+        Error::new(kind, start)
+    }
+
+    /// Reads nil.
+    pub fn read_nil(&mut self) -> Result<(), Error> {
+        match self.peek_marker()? {
+            Marker::Nil => self.take_byte().map(drop),
+            found => Err(self.mismatch(self.position(), "nil", found)),
+        }
+    }
+
+    /// Reads a boolean.
+    pub fn read_bool(&mut self) -> Result<bool, Error> {
+        let value = match self.peek_marker()? {
+            Marker::False => false,
+            Marker::True => true,
+            found => return Err(self.mismatch(self.position(), "a boolean", found)),
+        };
+        self.take_byte()?;
+        Ok(value)
+    }
+
+    /// Reads an integer of any format as an [`Integer`].
+    #[inline]
+    pub fn read_integer(&mut self) -> Result<Integer, Error> {
+        self.atomic(|r| {
+            let start = r.position();
+            let marker = r.read_marker()?;
+            r.integer_after(marker, start)
+        })
+    }
+
+    /// Reads the body of an integer whose `marker` (at `start`) was read.
+    #[inline]
+    fn integer_after(&mut self, marker: Marker, start: usize) -> Result<Integer, Error> {
+        Ok(match marker {
+            Marker::FixPos(n) => Integer::from_u64(n as u64),
+            Marker::FixNeg(n) => Integer::from_i64(n as i64),
+            Marker::U8 => Integer::from_u64(self.take_byte()? as u64),
+            Marker::U16 => Integer::from_u64(u16::from_be_bytes(self.take_array()?) as u64),
+            Marker::U32 => Integer::from_u64(u32::from_be_bytes(self.take_array()?) as u64),
+            Marker::U64 => Integer::from_u64(u64::from_be_bytes(self.take_array()?)),
+            Marker::I8 => Integer::from_i64(self.take_byte()? as i8 as i64),
+            Marker::I16 => Integer::from_i64(i16::from_be_bytes(self.take_array()?) as i64),
+            Marker::I32 => Integer::from_i64(i32::from_be_bytes(self.take_array()?) as i64),
+            Marker::I64 => Integer::from_i64(i64::from_be_bytes(self.take_array()?)),
+            found => return Err(self.mismatch(start, "an integer", found)),
+        })
+    }
+
+    /// Reads an integer of any format into `T`, which must hold its value:
+    /// reading 300 as `u8` or -1 as `u64` is an
+    /// [`OutOfRange`](ErrorKind::OutOfRange) error.
+    ///
+    /// ```
+    /// use msgpack_core::{ErrorKind, Reader};
+    ///
+    /// assert_eq!(Reader::new(&[0xcd, 0x01, 0x2c]).read_int::<u16>(), Ok(300));
+    /// let error = Reader::new(&[0xcd, 0x01, 0x2c]).read_int::<u8>().unwrap_err();
+    /// assert_eq!(error.kind(), ErrorKind::OutOfRange { expected: "u8" });
+    /// ```
+    #[inline]
+    pub fn read_int<T: FromInteger>(&mut self) -> Result<T, Error> {
+        let start = self.position();
+        let n = self.read_integer()?;
+        T::from_integer(n).ok_or_else(|| {
+            self.rewind(start);
+            Error::new(ErrorKind::OutOfRange { expected: T::NAME }, start)
+        })
+    }
+
+    /// Reads a float 32.
+    pub fn read_f32(&mut self) -> Result<f32, Error> {
+        self.atomic(|r| match r.read_marker()? {
+            Marker::F32 => Ok(f32::from_be_bytes(r.take_array()?)),
+            found => Err(r.mismatch(r.position() - 1, "a float 32", found)),
+        })
+    }
+
+    /// Reads a float 64, or a float 32 widened to `f64` without loss.
+    pub fn read_f64(&mut self) -> Result<f64, Error> {
+        self.atomic(|r| match r.read_marker()? {
+            Marker::F32 => Ok(f32::from_be_bytes(r.take_array()?) as f64),
+            Marker::F64 => Ok(f64::from_be_bytes(r.take_array()?)),
+            found => Err(r.mismatch(r.position() - 1, "a float", found)),
+        })
+    }
+
+    /// Reads the length field that follows a str, bin, array, map or ext
+    /// `marker` (for ext, the data length; the type byte is left unread).
+    #[inline]
+    pub(crate) fn len_after(&mut self, marker: Marker) -> Result<u32, Error> {
+        Ok(match marker {
+            Marker::FixStr(len) | Marker::FixArray(len) | Marker::FixMap(len) => len as u32,
+            Marker::FixExt1 => 1,
+            Marker::FixExt2 => 2,
+            Marker::FixExt4 => 4,
+            Marker::FixExt8 => 8,
+            Marker::FixExt16 => 16,
+            Marker::Str8 | Marker::Bin8 | Marker::Ext8 => self.take_byte()? as u32,
+            Marker::Str16 | Marker::Bin16 | Marker::Ext16 | Marker::Array16 | Marker::Map16 => {
+                u16::from_be_bytes(self.take_array()?) as u32
+            }
+            Marker::Str32 | Marker::Bin32 | Marker::Ext32 | Marker::Array32 | Marker::Map32 => {
+                u32::from_be_bytes(self.take_array()?)
+            }
+            _ => 0,
+        })
+    }
+
+    /// Reads a length header of `family`, named `expected` in errors.
+    #[inline]
+    fn read_len_of(&mut self, family: Family, expected: &'static str) -> Result<u32, Error> {
+        self.atomic(|r| {
+            let start = r.position();
+            let marker = r.read_marker()?;
+            if marker.family() != family {
+                return Err(r.mismatch(start, expected, marker));
+            }
+            r.len_after(marker)
+        })
+    }
+
+    /// Consumes `len` bytes of payload, as `usize`.
+    #[inline]
+    fn take_payload(&mut self, len: u32) -> Result<&'a [u8], Error> {
+        let len = usize::try_from(len).map_err(|_| self.error(ErrorKind::LengthOverflow))?;
+        self.take(len)
+    }
+
+    /// Reads the header of a string: its length in bytes.
+    pub fn read_str_len(&mut self) -> Result<u32, Error> {
+        self.read_len_of(Family::Str, "a string")
+    }
+
+    /// Reads a string, borrowed from the input. Invalid UTF-8 is an
+    /// [`InvalidUtf8`](ErrorKind::InvalidUtf8) error at the string's start;
+    /// [`read_str_bytes`](Self::read_str_bytes) gives the raw bytes instead.
+    pub fn read_str(&mut self) -> Result<&'a str, Error> {
+        let start = self.position();
+        let bytes = self.read_str_bytes()?;
+        core::str::from_utf8(bytes).map_err(|_| {
+            self.rewind(start);
+            Error::new(ErrorKind::InvalidUtf8, start)
+        })
+    }
+
+    /// Reads the bytes of a string without checking that they are UTF-8
+    /// (the specification asks decoders to allow reading them).
+    pub fn read_str_bytes(&mut self) -> Result<&'a [u8], Error> {
+        self.atomic(|r| {
+            let len = r.read_str_len()?;
+            r.take_payload(len)
+        })
+    }
+
+    /// Reads the header of binary data: its length in bytes.
+    pub fn read_bin_len(&mut self) -> Result<u32, Error> {
+        self.read_len_of(Family::Bin, "binary data")
+    }
+
+    /// Reads binary data, borrowed from the input.
+    pub fn read_bin(&mut self) -> Result<&'a [u8], Error> {
+        self.atomic(|r| {
+            let len = r.read_bin_len()?;
+            r.take_payload(len)
+        })
+    }
+
+    /// Reads the header of an array: how many elements follow.
+    pub fn read_array_len(&mut self) -> Result<u32, Error> {
+        self.read_len_of(Family::Array, "an array")
+    }
+
+    /// Reads the header of a map: how many key-value pairs follow.
+    pub fn read_map_len(&mut self) -> Result<u32, Error> {
+        self.read_len_of(Family::Map, "a map")
+    }
+
+    /// Reads the header of an extension: its type and data length.
+    pub fn read_ext_meta(&mut self) -> Result<ExtMeta, Error> {
+        self.atomic(|r| {
+            let len = r.read_len_of(Family::Ext, "an extension")?;
+            let ext_type = r.take_byte()? as i8;
+            Ok(ExtMeta { ext_type, len })
+        })
+    }
+
+    /// Reads an extension: its type and data, borrowed from the input.
+    pub fn read_ext(&mut self) -> Result<(i8, &'a [u8]), Error> {
+        self.atomic(|r| {
+            let meta = r.read_ext_meta()?;
+            Ok((meta.ext_type, r.take_payload(meta.len)?))
+        })
+    }
+
+    /// Reads a [`Timestamp`]: an extension of type -1 in any of its three
+    /// forms. Another extension type is a type mismatch; a wrong data
+    /// length or nanoseconds above 999,999,999 are
+    /// [`InvalidTimestamp`](ErrorKind::InvalidTimestamp).
+    pub fn read_timestamp(&mut self) -> Result<Timestamp, Error> {
+        let start = self.position();
+        let marker = self.peek_marker()?;
+        let (ext_type, data) = self.read_ext()?;
+        let kind = if ext_type != TIMESTAMP_EXT_TYPE {
+            ErrorKind::TypeMismatch {
+                expected: "a timestamp",
+                found: marker,
+            }
+        } else {
+            match Timestamp::from_ext_data(data) {
+                Some(timestamp) => return Ok(timestamp),
+                None => ErrorKind::InvalidTimestamp,
+            }
+        };
+        self.rewind(start);
+        Err(Error::new(kind, start))
+    }
+
+    /// Reads the next token: a scalar, a borrowed payload, or a container
+    /// header whose elements follow as further tokens.
+    ///
+    /// ```
+    /// use msgpack_core::{Reader, Token};
+    ///
+    /// let mut reader = Reader::new(&[0x91, 0xa2, b'h', b'i']);
+    /// assert_eq!(reader.read_token(), Ok(Token::Array(1)));
+    /// assert_eq!(reader.read_token(), Ok(Token::Str("hi")));
+    /// assert!(reader.is_empty());
+    /// ```
+    pub fn read_token(&mut self) -> Result<Token<'a>, Error> {
+        let start = self.position();
+        let marker = self.peek_marker()?;
+        match marker.family() {
+            Family::Nil => self.read_nil().map(|()| Token::Nil),
+            Family::Bool => self.read_bool().map(Token::Bool),
+            Family::Int => self.read_integer().map(Token::Int),
+            Family::F32 => self.read_f32().map(Token::F32),
+            Family::F64 => self.read_f64().map(Token::F64),
+            Family::Str => self.read_str().map(Token::Str),
+            Family::Bin => self.read_bin().map(Token::Bin),
+            Family::Array => self.read_array_len().map(Token::Array),
+            Family::Map => self.read_map_len().map(Token::Map),
+            Family::Ext => self.read_ext().map(|(ty, data)| Token::Ext(ty, data)),
+            Family::Reserved => Err(Error::new(ErrorKind::ReservedMarker, start)),
+        }
+    }
+
+    /// Skips one whole value, containers with everything in them.
+    ///
+    /// Iterative, not recursive: a 1,000,000-deep input costs no stack. It
+    /// stops with [`UnexpectedEof`](ErrorKind::UnexpectedEof) as soon as
+    /// the values still owed could not fit in the remaining input. On
+    /// error the reader is left where the error was found.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0x92, 0x91, 0xc0, 0xa1, b'x', 0x07]);
+    /// reader.skip().unwrap();
+    /// assert_eq!(reader.read_int::<u8>(), Ok(7));
+    /// ```
+    pub fn skip(&mut self) -> Result<(), Error> {
+        // Values still to skip. Every value takes at least one byte, so
+        // this never needs to exceed the remaining input: u64 cannot overflow.
+        let mut owed: u64 = 1;
+        while owed > 0 {
+            if owed > self.remaining_len() as u64 {
+                return Err(self.eof());
+            }
+            owed -= 1;
+            let marker = self.read_marker()?;
+            let payload: u64 = match marker.family() {
+                Family::Array => {
+                    owed += self.len_after(marker)? as u64;
+                    0
+                }
+                Family::Map => {
+                    owed += 2 * self.len_after(marker)? as u64;
+                    0
+                }
+                Family::Str | Family::Bin => self.len_after(marker)? as u64,
+                Family::Ext => self.len_after(marker)? as u64 + 1,
+                _ => marker.header_len() as u64,
+            };
+            // A length beyond usize cannot be in the input either.
+            self.take(usize::try_from(payload).unwrap_or(usize::MAX))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,320 @@
+//! Writing MessagePack: one function per format family, smallest form first.
+//!
+//! `write_uint`, `write_int` and the length writers choose the smallest
+//! form and return the [`Marker`] they chose. The fixed-width writers
+//! (`write_u16`, `write_i32`, ...) are named for the width they always use.
+//!
+//! ```
+//! use msgpack_core::{encode, Marker};
+//!
+//! let mut out = Vec::new();
+//! encode::write_map_len(&mut out, 1).unwrap();
+//! encode::write_str(&mut out, "id").unwrap();
+//! assert_eq!(encode::write_int(&mut out, 300).unwrap(), Marker::U16);
+//! assert_eq!(out, [0x81, 0xa2, b'i', b'd', 0xcd, 0x01, 0x2c]);
+//! ```
+
+use crate::{EncodeError, Marker, Timestamp, Token, Write};
+
+/// Writes nil (`0xc0`).
+#[inline]
+pub fn write_nil<W: Write>(out: &mut W) -> Result<(), W::Error> {
+    out.write_u8(Marker::Nil.to_u8())
+}
+
+/// Writes `false` (`0xc2`) or `true` (`0xc3`).
+#[inline]
+pub fn write_bool<W: Write>(out: &mut W, value: bool) -> Result<(), W::Error> {
+    out.write_u8(if value { 0xc3 } else { 0xc2 })
+}
+
+/// Writes a non-negative integer in the smallest unsigned form.
+#[inline]
+pub fn write_uint<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error> {
+    if value < 128 {
+        out.write_u8(value as u8)?;
+        Ok(Marker::FixPos(value as u8))
+    } else if value <= u8::MAX as u64 {
+        write_u8(out, value as u8).map(|()| Marker::U8)
+    } else if value <= u16::MAX as u64 {
+        write_u16(out, value as u16).map(|()| Marker::U16)
+    } else if value <= u32::MAX as u64 {
+        write_u32(out, value as u32).map(|()| Marker::U32)
+    } else {
+        write_u64(out, value).map(|()| Marker::U64)
+    }
+}
+
+/// Writes an integer in the smallest form: a non-negative value always in
+/// the unsigned family (as [`write_uint`]), a negative one in the smallest
+/// signed form.
+#[inline]
+pub fn write_int<W: Write>(out: &mut W, value: i64) -> Result<Marker, W::Error> {
+    if value >= 0 {
+        write_uint(out, value as u64)
+    } else if value >= -32 {
+        out.write_u8(value as u8)?;
+        Ok(Marker::FixNeg(value as i8))
+    } else if value >= i8::MIN as i64 {
+        write_i8(out, value as i8).map(|()| Marker::I8)
+    } else if value >= i16::MIN as i64 {
+        write_i16(out, value as i16).map(|()| Marker::I16)
+    } else if value >= i32::MIN as i64 {
+        write_i32(out, value as i32).map(|()| Marker::I32)
+    } else {
+        write_i64(out, value).map(|()| Marker::I64)
+    }
+}
+
+macro_rules! fixed_width_writers {
+    ($($(#[$doc:meta])* $name:ident($ty:ty) = $marker:expr;)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name<W: Write>(out: &mut W, value: $ty) -> Result<(), W::Error> {
+            const N: usize = core::mem::size_of::<$ty>();
+            let mut buf = [0u8; 1 + N];
+            buf[0] = $marker.to_u8();
+            buf[1..].copy_from_slice(&value.to_be_bytes());
+            out.write_all(&buf)
+        }
+    )*};
+}
+
+fixed_width_writers! {
+    /// Writes uint 8 (`0xcc`), whatever the value.
+    write_u8(u8) = Marker::U8;
+    /// Writes uint 16 (`0xcd`), whatever the value.
+    write_u16(u16) = Marker::U16;
+    /// Writes uint 32 (`0xce`), whatever the value.
+    write_u32(u32) = Marker::U32;
+    /// Writes uint 64 (`0xcf`), whatever the value.
+    write_u64(u64) = Marker::U64;
+    /// Writes int 8 (`0xd0`), whatever the value.
+    write_i8(i8) = Marker::I8;
+    /// Writes int 16 (`0xd1`), whatever the value.
+    write_i16(i16) = Marker::I16;
+    /// Writes int 32 (`0xd2`), whatever the value.
+    write_i32(i32) = Marker::I32;
+    /// Writes int 64 (`0xd3`), whatever the value.
+    write_i64(i64) = Marker::I64;
+    /// Writes float 32 (`0xca`).
+    write_f32(f32) = Marker::F32;
+    /// Writes float 64 (`0xcb`).
+    write_f64(f64) = Marker::F64;
+}
+
+/// A fix form: its largest length, and the marker for a length.
+type FixForm = (usize, fn(u8) -> Marker);
+
+/// The header forms of one length-prefixed family.
+struct LenForms {
+    /// The largest length of the fix form, and its marker.
+    fix: Option<FixForm>,
+    m8: Option<Marker>,
+    m16: Marker,
+    m32: Marker,
+}
+
+const STR: LenForms = LenForms {
+    fix: Some((31, Marker::FixStr)),
+    m8: Some(Marker::Str8),
+    m16: Marker::Str16,
+    m32: Marker::Str32,
+};
+const BIN: LenForms = LenForms {
+    fix: None,
+    m8: Some(Marker::Bin8),
+    m16: Marker::Bin16,
+    m32: Marker::Bin32,
+};
+const ARRAY: LenForms = LenForms {
+    fix: Some((15, Marker::FixArray)),
+    m8: None,
+    m16: Marker::Array16,
+    m32: Marker::Array32,
+};
+const MAP: LenForms = LenForms {
+    fix: Some((15, Marker::FixMap)),
+    m8: None,
+    m16: Marker::Map16,
+    m32: Marker::Map32,
+};
+const EXT: LenForms = LenForms {
+    fix: None,
+    m8: Some(Marker::Ext8),
+    m16: Marker::Ext16,
+    m32: Marker::Ext32,
+};
+
+/// Writes a length header in the smallest of `forms`, marker and length in one write.
+#[inline]
+fn write_len<W: Write>(
+    out: &mut W,
+    len: usize,
+    forms: &LenForms,
+) -> Result<Marker, EncodeError<W::Error>> {
+    let mut buf = [0u8; 5];
+    let (marker, n) = match (forms.fix, forms.m8) {
+        (Some((max, fix)), _) if len <= max => (fix(len as u8), 1),
+        (_, Some(m8)) if len <= u8::MAX as usize => {
+            buf[1] = len as u8;
+            (m8, 2)
+        }
+        _ if len <= u16::MAX as usize => {
+            buf[1..3].copy_from_slice(&(len as u16).to_be_bytes());
+            (forms.m16, 3)
+        }
+        _ => {
+            let len32 = u32::try_from(len).map_err(|_| EncodeError::LengthOverflow(len))?;
+            buf[1..5].copy_from_slice(&len32.to_be_bytes());
+            (forms.m32, 5)
+        }
+    };
+    buf[0] = marker.to_u8();
+    out.write_all(&buf[..n])?;
+    Ok(marker)
+}
+
+/// Writes the header of a string of `len` bytes: fixstr, str 8, 16 or 32.
+#[inline]
+pub fn write_str_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
+    write_len(out, len, &STR)
+}
+
+/// Writes a string: its header, then its UTF-8 bytes.
+#[inline]
+pub fn write_str<W: Write>(out: &mut W, value: &str) -> Result<Marker, EncodeError<W::Error>> {
+    write_str_bytes(out, value.as_bytes())
+}
+
+/// Writes raw bytes in the str family, for strings that are not valid
+/// UTF-8 (the specification allows it; most readers reject them).
+#[inline]
+pub fn write_str_bytes<W: Write>(
+    out: &mut W,
+    value: &[u8],
+) -> Result<Marker, EncodeError<W::Error>> {
+    let marker = write_str_len(out, value.len())?;
+    out.write_all(value)?;
+    Ok(marker)
+}
+
+/// Writes the header of binary data of `len` bytes: bin 8, 16 or 32.
+#[inline]
+pub fn write_bin_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
+    write_len(out, len, &BIN)
+}
+
+/// Writes binary data: its header, then the bytes.
+#[inline]
+pub fn write_bin<W: Write>(out: &mut W, value: &[u8]) -> Result<Marker, EncodeError<W::Error>> {
+    let marker = write_bin_len(out, value.len())?;
+    out.write_all(value)?;
+    Ok(marker)
+}
+
+/// Writes the header of an array of `len` elements: fixarray, array 16 or 32.
+/// The elements follow as `len` values.
+#[inline]
+pub fn write_array_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
+    write_len(out, len, &ARRAY)
+}
+
+/// Writes the header of a map of `len` pairs: fixmap, map 16 or 32.
+/// The pairs follow as `2 * len` values, key then value.
+#[inline]
+pub fn write_map_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
+    write_len(out, len, &MAP)
+}
+
+/// Writes the header of an extension of type `ext_type` with `len` bytes of
+/// data: fixext 1, 2, 4, 8 or 16 when the length is one of those, else
+/// ext 8, 16 or 32. Types -128 to -1 are reserved by the specification
+/// (-1 is the [`Timestamp`]); applications use 0 to 127.
+#[inline]
+pub fn write_ext_meta<W: Write>(
+    out: &mut W,
+    len: usize,
+    ext_type: i8,
+) -> Result<Marker, EncodeError<W::Error>> {
+    let fixed = match len {
+        1 => Some(Marker::FixExt1),
+        2 => Some(Marker::FixExt2),
+        4 => Some(Marker::FixExt4),
+        8 => Some(Marker::FixExt8),
+        16 => Some(Marker::FixExt16),
+        _ => None,
+    };
+    let marker = match fixed {
+        Some(marker) => {
+            out.write_u8(marker.to_u8())?;
+            marker
+        }
+        None => write_len(out, len, &EXT)?,
+    };
+    out.write_u8(ext_type as u8)?;
+    Ok(marker)
+}
+
+/// Writes an extension: its header, then `data`.
+#[inline]
+pub fn write_ext<W: Write>(
+    out: &mut W,
+    ext_type: i8,
+    data: &[u8],
+) -> Result<Marker, EncodeError<W::Error>> {
+    let marker = write_ext_meta(out, data.len(), ext_type)?;
+    out.write_all(data)?;
+    Ok(marker)
+}
+
+/// Writes a [`Timestamp`] (extension type -1) in the smallest of its three
+/// forms: 32-bit seconds, 64-bit (34-bit seconds, 30-bit nanoseconds) or
+/// 96-bit (64-bit signed seconds, 32-bit nanoseconds).
+///
+/// ```
+/// use msgpack_core::{encode, Timestamp};
+///
+/// let mut out = Vec::new();
+/// encode::write_timestamp(&mut out, Timestamp::from_seconds(1)).unwrap();
+/// assert_eq!(out, [0xd6, 0xff, 0, 0, 0, 1]);
+/// ```
+#[inline]
+pub fn write_timestamp<W: Write>(out: &mut W, value: Timestamp) -> Result<Marker, W::Error> {
+    let mut buf = [0u8; 15];
+    let (marker, len) = value.encode_into(&mut buf);
+    out.write_all(&buf[..len])?;
+    Ok(marker)
+}
+
+/// Writes one [`Token`]: a scalar or payload whole, or the header of an
+/// array or map whose elements the caller writes next. The mirror of
+/// [`Reader::read_token`](crate::Reader::read_token).
+///
+/// ```
+/// use msgpack_core::{encode, Token};
+///
+/// let mut out = Vec::new();
+/// encode::write_token(&mut out, Token::Array(1)).unwrap();
+/// encode::write_token(&mut out, Token::Str("hi")).unwrap();
+/// assert_eq!(out, [0x91, 0xa2, b'h', b'i']);
+/// ```
+pub fn write_token<W: Write>(out: &mut W, token: Token<'_>) -> Result<(), EncodeError<W::Error>> {
+    match token {
+        Token::Nil => write_nil(out)?,
+        Token::Bool(b) => write_bool(out, b)?,
+        Token::Int(n) => match n.as_u64() {
+            Some(n) => drop(write_uint(out, n)?),
+            // A negative integer always fits i64.
+            None => drop(write_int(out, n.as_i128() as i64)?),
+        },
+        Token::F32(x) => write_f32(out, x)?,
+        Token::F64(x) => write_f64(out, x)?,
+        Token::Str(s) => drop(write_str(out, s)?),
+        Token::Bin(b) => drop(write_bin(out, b)?),
+        Token::Array(len) => drop(write_array_len(out, len as usize)?),
+        Token::Map(len) => drop(write_map_len(out, len as usize)?),
+        Token::Ext(ty, data) => drop(write_ext(out, ty, data)?),
+    }
+    Ok(())
+}

@@ -1,0 +1,361 @@
+//! The first byte of every MessagePack value.
+
+use core::fmt;
+
+/// The format of a MessagePack value, read from its first byte.
+///
+/// Fix formats carry their small payload (the integer, or the length of the
+/// string, array or map) inside the marker byte.
+///
+/// ```
+/// use msgpack_core::Marker;
+///
+/// assert_eq!(Marker::from_u8(0xa3), Marker::FixStr(3));
+/// assert_eq!(Marker::FixStr(3).to_u8(), 0xa3);
+/// assert_eq!(Marker::from_u8(0xc1), Marker::Reserved);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Marker {
+    /// `0x00..=0x7f`: an integer 0 to 127.
+    FixPos(u8),
+    /// `0x80..=0x8f`: a map of 0 to 15 pairs.
+    FixMap(u8),
+    /// `0x90..=0x9f`: an array of 0 to 15 elements.
+    FixArray(u8),
+    /// `0xa0..=0xbf`: a string of 0 to 31 bytes.
+    FixStr(u8),
+    /// `0xc0`
+    Nil,
+    /// `0xc1`: never used; an error wherever a value is expected.
+    Reserved,
+    /// `0xc2`
+    False,
+    /// `0xc3`
+    True,
+    /// `0xc4`
+    Bin8,
+    /// `0xc5`
+    Bin16,
+    /// `0xc6`
+    Bin32,
+    /// `0xc7`
+    Ext8,
+    /// `0xc8`
+    Ext16,
+    /// `0xc9`
+    Ext32,
+    /// `0xca`
+    F32,
+    /// `0xcb`
+    F64,
+    /// `0xcc`
+    U8,
+    /// `0xcd`
+    U16,
+    /// `0xce`
+    U32,
+    /// `0xcf`
+    U64,
+    /// `0xd0`
+    I8,
+    /// `0xd1`
+    I16,
+    /// `0xd2`
+    I32,
+    /// `0xd3`
+    I64,
+    /// `0xd4`
+    FixExt1,
+    /// `0xd5`
+    FixExt2,
+    /// `0xd6`
+    FixExt4,
+    /// `0xd7`
+    FixExt8,
+    /// `0xd8`
+    FixExt16,
+    /// `0xd9`
+    Str8,
+    /// `0xda`
+    Str16,
+    /// `0xdb`
+    Str32,
+    /// `0xdc`
+    Array16,
+    /// `0xdd`
+    Array32,
+    /// `0xde`
+    Map16,
+    /// `0xdf`
+    Map32,
+    /// `0xe0..=0xff`: an integer -32 to -1.
+    FixNeg(i8),
+}
+
+/// The family a marker belongs to, as a decoder sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// nil
+    Nil,
+    /// true or false
+    Bool,
+    /// any integer format
+    Int,
+    /// float32
+    F32,
+    /// float64
+    F64,
+    /// any str format
+    Str,
+    /// any bin format
+    Bin,
+    /// any array format
+    Array,
+    /// any map format
+    Map,
+    /// any ext or fixext format
+    Ext,
+    /// the reserved byte `0xc1`
+    Reserved,
+}
+
+impl Marker {
+    /// The marker of a first byte. Total: every byte is some marker.
+    #[inline]
+    pub const fn from_u8(byte: u8) -> Marker {
+        match byte {
+            0x00..=0x7f => Marker::FixPos(byte),
+            0x80..=0x8f => Marker::FixMap(byte & 0x0f),
+            0x90..=0x9f => Marker::FixArray(byte & 0x0f),
+            0xa0..=0xbf => Marker::FixStr(byte & 0x1f),
+            0xc0 => Marker::Nil,
+            0xc1 => Marker::Reserved,
+            0xc2 => Marker::False,
+            0xc3 => Marker::True,
+            0xc4 => Marker::Bin8,
+            0xc5 => Marker::Bin16,
+            0xc6 => Marker::Bin32,
+            0xc7 => Marker::Ext8,
+            0xc8 => Marker::Ext16,
+            0xc9 => Marker::Ext32,
+            0xca => Marker::F32,
+            0xcb => Marker::F64,
+            0xcc => Marker::U8,
+            0xcd => Marker::U16,
+            0xce => Marker::U32,
+            0xcf => Marker::U64,
+            0xd0 => Marker::I8,
+            0xd1 => Marker::I16,
+            0xd2 => Marker::I32,
+            0xd3 => Marker::I64,
+            0xd4 => Marker::FixExt1,
+            0xd5 => Marker::FixExt2,
+            0xd6 => Marker::FixExt4,
+            0xd7 => Marker::FixExt8,
+            0xd8 => Marker::FixExt16,
+            0xd9 => Marker::Str8,
+            0xda => Marker::Str16,
+            0xdb => Marker::Str32,
+            0xdc => Marker::Array16,
+            0xdd => Marker::Array32,
+            0xde => Marker::Map16,
+            0xdf => Marker::Map32,
+            0xe0..=0xff => Marker::FixNeg(byte as i8),
+        }
+    }
+
+    /// The byte this marker is written as.
+    ///
+    /// The payload of a fix marker is masked to its bits, so
+    /// `Marker::FixStr(40)` is not a valid marker and writes a wrong byte;
+    /// markers made by [`Marker::from_u8`] or by the writers always round-trip.
+    #[inline]
+    pub const fn to_u8(self) -> u8 {
+        match self {
+            Marker::FixPos(value) => value & 0x7f,
+            Marker::FixMap(len) => 0x80 | (len & 0x0f),
+            Marker::FixArray(len) => 0x90 | (len & 0x0f),
+            Marker::FixStr(len) => 0xa0 | (len & 0x1f),
+            Marker::Nil => 0xc0,
+            Marker::Reserved => 0xc1,
+            Marker::False => 0xc2,
+            Marker::True => 0xc3,
+            Marker::Bin8 => 0xc4,
+            Marker::Bin16 => 0xc5,
+            Marker::Bin32 => 0xc6,
+            Marker::Ext8 => 0xc7,
+            Marker::Ext16 => 0xc8,
+            Marker::Ext32 => 0xc9,
+            Marker::F32 => 0xca,
+            Marker::F64 => 0xcb,
+            Marker::U8 => 0xcc,
+            Marker::U16 => 0xcd,
+            Marker::U32 => 0xce,
+            Marker::U64 => 0xcf,
+            Marker::I8 => 0xd0,
+            Marker::I16 => 0xd1,
+            Marker::I32 => 0xd2,
+            Marker::I64 => 0xd3,
+            Marker::FixExt1 => 0xd4,
+            Marker::FixExt2 => 0xd5,
+            Marker::FixExt4 => 0xd6,
+            Marker::FixExt8 => 0xd7,
+            Marker::FixExt16 => 0xd8,
+            Marker::Str8 => 0xd9,
+            Marker::Str16 => 0xda,
+            Marker::Str32 => 0xdb,
+            Marker::Array16 => 0xdc,
+            Marker::Array32 => 0xdd,
+            Marker::Map16 => 0xde,
+            Marker::Map32 => 0xdf,
+            Marker::FixNeg(value) => value as u8 | 0xe0,
+        }
+    }
+
+    /// The family this marker belongs to.
+    pub const fn family(self) -> Family {
+        match self {
+            Marker::Nil => Family::Nil,
+            Marker::False | Marker::True => Family::Bool,
+            Marker::FixPos(_)
+            | Marker::FixNeg(_)
+            | Marker::U8
+            | Marker::U16
+            | Marker::U32
+            | Marker::U64
+            | Marker::I8
+            | Marker::I16
+            | Marker::I32
+            | Marker::I64 => Family::Int,
+            Marker::F32 => Family::F32,
+            Marker::F64 => Family::F64,
+            Marker::FixStr(_) | Marker::Str8 | Marker::Str16 | Marker::Str32 => Family::Str,
+            Marker::Bin8 | Marker::Bin16 | Marker::Bin32 => Family::Bin,
+            Marker::FixArray(_) | Marker::Array16 | Marker::Array32 => Family::Array,
+            Marker::FixMap(_) | Marker::Map16 | Marker::Map32 => Family::Map,
+            Marker::FixExt1
+            | Marker::FixExt2
+            | Marker::FixExt4
+            | Marker::FixExt8
+            | Marker::FixExt16
+            | Marker::Ext8
+            | Marker::Ext16
+            | Marker::Ext32 => Family::Ext,
+            Marker::Reserved => Family::Reserved,
+        }
+    }
+
+    /// The name the MessagePack specification gives this format.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Marker::FixPos(_) => "positive fixint",
+            Marker::FixMap(_) => "fixmap",
+            Marker::FixArray(_) => "fixarray",
+            Marker::FixStr(_) => "fixstr",
+            Marker::Nil => "nil",
+            Marker::Reserved => "reserved 0xc1",
+            Marker::False => "false",
+            Marker::True => "true",
+            Marker::Bin8 => "bin 8",
+            Marker::Bin16 => "bin 16",
+            Marker::Bin32 => "bin 32",
+            Marker::Ext8 => "ext 8",
+            Marker::Ext16 => "ext 16",
+            Marker::Ext32 => "ext 32",
+            Marker::F32 => "float 32",
+            Marker::F64 => "float 64",
+            Marker::U8 => "uint 8",
+            Marker::U16 => "uint 16",
+            Marker::U32 => "uint 32",
+            Marker::U64 => "uint 64",
+            Marker::I8 => "int 8",
+            Marker::I16 => "int 16",
+            Marker::I32 => "int 32",
+            Marker::I64 => "int 64",
+            Marker::FixExt1 => "fixext 1",
+            Marker::FixExt2 => "fixext 2",
+            Marker::FixExt4 => "fixext 4",
+            Marker::FixExt8 => "fixext 8",
+            Marker::FixExt16 => "fixext 16",
+            Marker::Str8 => "str 8",
+            Marker::Str16 => "str 16",
+            Marker::Str32 => "str 32",
+            Marker::Array16 => "array 16",
+            Marker::Array32 => "array 32",
+            Marker::Map16 => "map 16",
+            Marker::Map32 => "map 32",
+            Marker::FixNeg(_) => "negative fixint",
+        }
+    }
+
+    /// How many bytes follow the marker before the payload: the width of
+    /// the length field of str, bin, array, map and ext formats (the ext
+    /// type byte included), or of the value of int and float formats.
+    pub const fn header_len(self) -> usize {
+        match self {
+            Marker::U8 | Marker::I8 | Marker::Str8 | Marker::Bin8 => 1,
+            Marker::U16 | Marker::I16 | Marker::Str16 | Marker::Bin16 => 2,
+            Marker::Array16 | Marker::Map16 => 2,
+            Marker::U32 | Marker::I32 | Marker::F32 | Marker::Str32 | Marker::Bin32 => 4,
+            Marker::Array32 | Marker::Map32 => 4,
+            Marker::U64 | Marker::I64 | Marker::F64 => 8,
+            Marker::FixExt1
+            | Marker::FixExt2
+            | Marker::FixExt4
+            | Marker::FixExt8
+            | Marker::FixExt16 => 1,
+            Marker::Ext8 => 2,
+            Marker::Ext16 => 3,
+            Marker::Ext32 => 5,
+            _ => 0,
+        }
+    }
+}
+
+impl From<u8> for Marker {
+    fn from(byte: u8) -> Marker {
+        Marker::from_u8(byte)
+    }
+}
+
+impl From<Marker> for u8 {
+    fn from(marker: Marker) -> u8 {
+        marker.to_u8()
+    }
+}
+
+impl fmt::Display for Marker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (0x{:02x})", self.name(), self.to_u8())
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Family::Nil => "nil",
+            Family::Bool => "a boolean",
+            Family::Int => "an integer",
+            Family::F32 => "a float 32",
+            Family::F64 => "a float 64",
+            Family::Str => "a string",
+            Family::Bin => "binary data",
+            Family::Array => "an array",
+            Family::Map => "a map",
+            Family::Ext => "an extension",
+            Family::Reserved => "the reserved byte 0xc1",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_round_trips() {
+        for byte in 0..=u8::MAX {
+            assert_eq!(Marker::from_u8(byte).to_u8(), byte, "byte {byte:#04x}");
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! A zero-copy cursor over MessagePack input.
+
+use crate::{Error, ErrorKind, Limits};
+
+/// Reads MessagePack from a byte slice without copying: strings, binary
+/// data and extension payloads are handed out as slices of the input.
+///
+/// The typed reads (`read_int`, `read_str`, ...) are in
+/// [`decode`](crate::decode); whole values are read with
+/// [`Value::decode`](crate::Value::decode) and
+/// [`ValueRef::decode`](crate::ValueRef::decode). Every read checks the
+/// remaining input first: a truncated value is an
+/// [`UnexpectedEof`](ErrorKind::UnexpectedEof) error, never a panic.
+///
+/// ```
+/// use msgpack_core::Reader;
+///
+/// let input = [0x82, 0xa1, b'a', 0x01, 0xa1, b'b', 0xc3];
+/// let mut reader = Reader::new(&input);
+/// assert_eq!(reader.read_map_len(), Ok(2));
+/// assert_eq!(reader.read_str(), Ok("a"));
+/// assert_eq!(reader.read_int::<i32>(), Ok(1));
+/// reader.skip().unwrap(); // "b"
+/// assert_eq!(reader.read_bool(), Ok(true));
+/// assert_eq!(reader.finish(), Ok(()));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    limits: Limits,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `input`, with the default [`Limits`].
+    #[inline]
+    pub const fn new(input: &'a [u8]) -> Reader<'a> {
+        Reader {
+            input,
+            pos: 0,
+            limits: Limits::new(),
+        }
+    }
+
+    /// A reader at the start of `input` that decodes whole values under
+    /// `limits`. Fails at once if `input` exceeds the size limit.
+    pub fn with_limits(input: &'a [u8], limits: Limits) -> Result<Reader<'a>, Error> {
+        if input.len() > limits.bytes() {
+            let limit = limits.bytes();
+            return Err(Error::new(ErrorKind::SizeLimitExceeded { limit }, limit));
+        }
+        Ok(Reader {
+            input,
+            pos: 0,
+            limits,
+        })
+    }
+
+    /// The limits whole-value decoding applies.
+    #[inline]
+    pub const fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The offset of the next byte to read.
+    #[inline]
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The whole input this reader was made with.
+    #[inline]
+    pub const fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// The input not read yet.
+    #[inline]
+    pub fn remaining(&self) -> &'a [u8] {
+        &self.input[self.pos..]
+    }
+
+    /// How many bytes are left to read.
+    #[inline]
+    pub const fn remaining_len(&self) -> usize {
+        self.input.len() - self.pos
+    }
+
+    /// Whether all input has been read.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.pos == self.input.len()
+    }
+
+    /// Succeeds if all input has been read; otherwise a
+    /// [`TrailingBytes`](ErrorKind::TrailingBytes) error at the first unread byte.
+    pub fn finish(&self) -> Result<(), Error> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(self.error(ErrorKind::TrailingBytes))
+        }
+    }
+
+    /// An error of `kind` at the current position.
+    #[cold]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.pos)
+    }
+
+    /// An end-of-input error at the end of the input, where more bytes
+    /// were needed.
+    #[cold]
+    pub(crate) fn eof(&self) -> Error {
+        Error::new(ErrorKind::UnexpectedEof, self.input.len())
+    }
+
+    /// The next byte, without consuming it.
+    #[inline]
+    pub fn peek_byte(&self) -> Result<u8, Error> {
+        self.input.get(self.pos).copied().ok_or_else(|| self.eof())
+    }
+
+    /// Consumes one raw byte.
+    #[inline]
+    pub fn take_byte(&mut self) -> Result<u8, Error> {
+        let byte = self.peek_byte()?;
+        self.pos += 1;
+        Ok(byte)
+    }
+
+    /// Consumes `len` raw bytes and returns them, borrowed from the input.
+    /// Fails without consuming anything when fewer remain.
+    #[inline]
+    pub fn take(&mut self, len: usize) -> Result<&'a [u8], Error> {
+        if len > self.remaining_len() {
+            return Err(self.eof());
+        }
+        let bytes = &self.input[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(bytes)
+    }
+
+    /// Consumes `N` raw bytes as an array.
+    #[inline]
+    pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Error> {
+        let mut array = [0u8; N];
+        array.copy_from_slice(self.take(N)?);
+        Ok(array)
+    }
+
+    /// Moves back to `pos`, an offset previously returned by
+    /// [`position`](Self::position).
+    #[inline]
+    pub(crate) fn rewind(&mut self, pos: usize) {
+        debug_assert!(pos <= self.pos);
+        self.pos = pos;
+    }
+}

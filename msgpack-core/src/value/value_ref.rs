@@ -1,0 +1,144 @@
+//! A MessagePack value that borrows its strings and bytes from the input.
+
+use alloc::vec::Vec;
+
+use super::tree::{self, Build, Node, View};
+use super::Value;
+use crate::{EncodeError, Error, Integer, Reader, Token, Write};
+
+/// A MessagePack value whose strings, binary data and extension payloads
+/// borrow from the input it was read from: decoding copies no bytes.
+///
+/// ```
+/// use msgpack_core::ValueRef;
+///
+/// let input = [0x92, 0xa2, b'h', b'i', 0xc4, 0x01, 0x2a];
+/// let value = ValueRef::from_slice(&input).unwrap();
+/// assert_eq!(value[0], ValueRef::Str("hi"));
+/// assert_eq!(value[1], ValueRef::Bin(&[42]));
+/// assert_eq!(value.to_string(), r#"["hi", bin(2a)]"#);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum ValueRef<'a> {
+    /// nil
+    #[default]
+    Nil,
+    /// true or false
+    Bool(bool),
+    /// An integer from `i64::MIN` to `u64::MAX`.
+    Int(Integer),
+    /// float 32
+    F32(f32),
+    /// float 64
+    F64(f64),
+    /// A UTF-8 string, borrowed.
+    Str(&'a str),
+    /// Binary data, borrowed.
+    Bin(&'a [u8]),
+    /// An array.
+    Array(Vec<ValueRef<'a>>),
+    /// A map: key-value pairs in order, keys of any type.
+    Map(Vec<(ValueRef<'a>, ValueRef<'a>)>),
+    /// An extension: its type and borrowed data.
+    Ext(i8, &'a [u8]),
+}
+
+impl<'a> ValueRef<'a> {
+    /// Reads one value from `reader`, under the reader's
+    /// [`Limits`](crate::Limits), borrowing from its input.
+    pub fn decode(reader: &mut Reader<'a>) -> Result<ValueRef<'a>, Error> {
+        tree::decode(reader)
+    }
+
+    /// Reads one value that must fill `bytes` exactly.
+    pub fn from_slice(bytes: &'a [u8]) -> Result<ValueRef<'a>, Error> {
+        let mut reader = Reader::new(bytes);
+        let value = ValueRef::decode(&mut reader)?;
+        reader.finish()?;
+        Ok(value)
+    }
+
+    /// Writes this value, each part in its smallest form.
+    pub fn encode<W: Write>(&self, out: &mut W) -> Result<(), EncodeError<W::Error>> {
+        tree::encode(self, out)
+    }
+
+    /// An owned copy of this value.
+    pub fn to_owned_value(&self) -> Value {
+        tree::convert(self)
+    }
+}
+
+impl<'a> From<&'a Value> for ValueRef<'a> {
+    fn from(value: &'a Value) -> ValueRef<'a> {
+        tree::convert(value)
+    }
+}
+
+impl From<&ValueRef<'_>> for Value {
+    fn from(value: &ValueRef<'_>) -> Value {
+        value.to_owned_value()
+    }
+}
+
+impl From<ValueRef<'_>> for Value {
+    fn from(value: ValueRef<'_>) -> Value {
+        value.to_owned_value()
+    }
+}
+
+impl Drop for ValueRef<'_> {
+    fn drop(&mut self) {
+        tree::drop_iteratively(self);
+    }
+}
+
+impl Node for ValueRef<'_> {
+    fn view(&self) -> View<'_, Self> {
+        match self {
+            ValueRef::Nil => View::Scalar(Token::Nil),
+            ValueRef::Bool(b) => View::Scalar(Token::Bool(*b)),
+            ValueRef::Int(n) => View::Scalar(Token::Int(*n)),
+            ValueRef::F32(x) => View::Scalar(Token::F32(*x)),
+            ValueRef::F64(x) => View::Scalar(Token::F64(*x)),
+            ValueRef::Str(s) => View::Scalar(Token::Str(s)),
+            ValueRef::Bin(b) => View::Scalar(Token::Bin(b)),
+            ValueRef::Ext(ty, data) => View::Scalar(Token::Ext(*ty, data)),
+            ValueRef::Array(items) => View::Array(items),
+            ValueRef::Map(pairs) => View::Map(pairs),
+        }
+    }
+
+    fn take_children(&mut self, into: &mut Vec<Self>) {
+        match self {
+            ValueRef::Array(items) => into.append(items),
+            ValueRef::Map(pairs) => pairs.drain(..).for_each(|(k, v)| into.extend([k, v])),
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Build<'a> for ValueRef<'a> {
+    fn from_scalar(token: Token<'a>) -> Self {
+        match token {
+            Token::Nil => ValueRef::Nil,
+            Token::Bool(b) => ValueRef::Bool(b),
+            Token::Int(n) => ValueRef::Int(n),
+            Token::F32(x) => ValueRef::F32(x),
+            Token::F64(x) => ValueRef::F64(x),
+            Token::Str(s) => ValueRef::Str(s),
+            Token::Bin(b) => ValueRef::Bin(b),
+            Token::Ext(ty, data) => ValueRef::Ext(ty, data),
+            // decode() builds containers itself and never passes them here.
+            Token::Array(_) | Token::Map(_) => ValueRef::Nil,
+        }
+    }
+
+    fn array(items: Vec<Self>) -> Self {
+        ValueRef::Array(items)
+    }
+
+    fn map(pairs: Vec<(Self, Self)>) -> Self {
+        ValueRef::Map(pairs)
+    }
+}

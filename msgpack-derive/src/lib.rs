@@ -1,0 +1,1 @@
+//! `#[derive(MsgPack)]` (in progress).

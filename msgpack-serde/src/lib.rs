@@ -1,0 +1,1 @@
+//! MessagePack for serde (in progress).
