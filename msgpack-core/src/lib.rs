@@ -60,6 +60,8 @@
 //! - `std` (default): [`IoWriter`], `std::error::Error` impls and
 //!   `SystemTime` conversions for [`Timestamp`]. Implies `alloc`.
 //! - `alloc`: [`Value`], [`ValueRef`] and the `Vec<u8>` writer.
+//! - `serde`: `Serialize` and `Deserialize` for [`Value`], [`Integer`] and
+//!   [`Timestamp`], and the extension convention in `serde_ext`.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 #![warn(missing_docs)]
@@ -76,6 +78,8 @@ mod integer;
 mod limits;
 mod marker;
 mod read;
+#[cfg(feature = "serde")]
+pub mod serde_ext;
 mod timestamp;
 #[cfg(feature = "alloc")]
 mod value;

@@ -188,7 +188,10 @@ impl TryFrom<std::time::SystemTime> for Timestamp {
             }
             Err(before) => {
                 let before = before.duration();
-                let mut seconds = -i64::try_from(before.as_secs()).map_err(range)?;
+                // Not `-i64::try_from(secs)`: 2^63 seconds before is i64::MIN.
+                let mut seconds = 0i64
+                    .checked_sub_unsigned(before.as_secs())
+                    .ok_or(TimestampRangeError)?;
                 let mut nanoseconds = before.subsec_nanos();
                 if nanoseconds > 0 {
                     seconds = seconds.checked_sub(1).ok_or(TimestampRangeError)?;

@@ -1,1 +1,129 @@
-//! MessagePack for serde (in progress).
+//! MessagePack for serde, with the API of serde_json: swap
+//! `serde_json::to_vec` for `msgpack_serde::to_vec` and get smaller,
+//! faster payloads.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct Order { id: u64, customer: String, note: Option<String> }
+//!
+//! let order = Order { id: 42, customer: "Ada".into(), note: None };
+//! let bytes = msgpack_serde::to_vec(&order)?;                  // {"id": 42, "customer": "Ada", "note": nil}
+//! assert_eq!(msgpack_serde::from_slice::<Order>(&bytes)?, order);
+//! let compact = msgpack_serde::to_vec_compact(&order)?;        // [42, "Ada", nil]
+//! assert_eq!(compact.len(), 7);
+//! assert_eq!(msgpack_serde::from_slice::<Order>(&compact)?, order);
+//! # Ok::<(), msgpack_serde::Error>(())
+//! ```
+//!
+//! - [`to_vec`] and [`to_writer`] write structs as maps keyed by field
+//!   name; [`to_vec_compact`] and [`to_writer_compact`] as arrays in field
+//!   order. [`from_slice`] and [`from_reader`] read both.
+//! - [`from_slice`] borrows: `&str`, `&[u8]` and `Cow<str>` fields point
+//!   into the input. Bytes after the value are an error.
+//! - Errors carry the byte offset: `invalid type: string "x", expected u32 at offset 17`.
+//! - [`Deserializer`] takes [`Limits`] (depth, value count, size) for
+//!   untrusted input; the depth limit (128) is on by default, and no
+//!   declared length is trusted for allocation.
+//! - [`Value`] keeps every MessagePack type; [`msgpack!`] builds one.
+//! - [`Timestamp`] and [`Ext`] are real ext values; [`RawValue`] passes
+//!   bytes through; [`StreamDeserializer`] reads values back to back.
+//!
+//! The whole mapping of the serde data model is in [`Serializer`]'s docs.
+
+mod config;
+mod de;
+mod error;
+mod ext;
+mod macros;
+mod raw;
+pub mod read;
+mod ser;
+mod stream;
+pub mod timestamp;
+mod value;
+
+use std::io;
+
+use serde::de::{Deserialize, DeserializeOwned};
+use serde::ser::Serialize;
+
+pub use config::Config;
+pub use de::Deserializer;
+pub use error::{Category, Error, Result};
+pub use ext::Ext;
+pub use msgpack_core::{Integer, Limits, Timestamp, Value, ValueRef};
+pub use raw::RawValue;
+pub use ser::Serializer;
+pub use stream::StreamDeserializer;
+pub use value::{from_value, to_value};
+
+/// The wire-format layer, for token-level reading and writing.
+pub use msgpack_core as core;
+
+/// Serializes `value` with structs as maps keyed by field name.
+///
+/// ```
+/// let bytes = msgpack_serde::to_vec(&("a", 1)).unwrap();
+/// assert_eq!(bytes, [0x92, 0xa1, b'a', 0x01]);
+/// ```
+pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    to_vec_with_config(value, Config::named())
+}
+
+/// Serializes `value` with structs as arrays in field order and enum
+/// variants by index: smaller, for peers that share the type definitions.
+///
+/// A field skipped at run time (`skip_serializing_if`) would shift every
+/// later field, so it is an error that names the field.
+pub fn to_vec_compact<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    to_vec_with_config(value, Config::compact())
+}
+
+/// Serializes `value` under `config`.
+pub fn to_vec_with_config<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<Vec<u8>> {
+    let mut serializer = Serializer::with_config(Vec::with_capacity(128), config);
+    value.serialize(&mut serializer)?;
+    Ok(serializer.into_inner())
+}
+
+/// Serializes `value` into `writer`, structs as maps. The value is encoded
+/// in memory first and written with one `write_all`.
+pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    write_all(writer, &to_vec(value)?)
+}
+
+/// Serializes `value` into `writer`, structs as arrays.
+pub fn to_writer_compact<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    write_all(writer, &to_vec_compact(value)?)
+}
+
+fn write_all<W: io::Write>(mut writer: W, bytes: &[u8]) -> Result<()> {
+    writer.write_all(bytes).map_err(Error::io)
+}
+
+/// Deserializes one `T` that fills `bytes` exactly, borrowing strings and
+/// bytes from it. Uses the default [`Limits`]; for others, see
+/// [`Deserializer`].
+///
+/// ```
+/// let name: &str = msgpack_serde::from_slice(&[0xa3, b'A', b'd', b'a']).unwrap();
+/// assert_eq!(name, "Ada");
+/// let error = msgpack_serde::from_slice::<bool>(&[0xc3, 0xc0]).unwrap_err();
+/// assert_eq!(error.to_string(), "trailing bytes after the value at offset 1");
+/// ```
+pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    de::from_slice_with_limits(bytes, Limits::default())
+}
+
+/// Deserializes one `T` from `reader`, which must end after it. Declared
+/// lengths are never trusted for allocation: memory grows only with bytes
+/// that arrive. Reads are small: wrap files and sockets in a
+/// [`std::io::BufReader`].
+pub fn from_reader<R: io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
+    let mut de = Deserializer::from_reader(reader);
+    let value = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}

@@ -129,8 +129,11 @@ pub(crate) fn decode<'a, T: Build<'a>>(reader: &mut Reader<'a>) -> Result<T, Err
     let limits = reader.limits();
     let mut builder = Builder::new();
     let mut values: usize = 0;
+    // Values still to read, this one included, across all open containers.
+    let mut owed: u64 = 1;
     loop {
         let start = reader.position();
+        owed -= 1;
         values += 1;
         if values > limits.values() {
             let limit = limits.values();
@@ -143,10 +146,13 @@ pub(crate) fn decode<'a, T: Build<'a>>(reader: &mut Reader<'a>) -> Result<T, Err
                     return Err(Error::new(ErrorKind::DepthLimitExceeded { limit }, start));
                 }
                 let is_map = matches!(token, Token::Map(_));
-                // Each element takes at least one byte: a length the rest of
-                // the input cannot hold fails now, before any allocation.
-                let min_bytes = (len as u64) << (is_map as u32);
-                if min_bytes > reader.remaining_len() as u64 {
+                // Each value takes at least one byte: elements the rest of
+                // the input cannot hold, together with those the enclosing
+                // containers still owe, fail now, before any allocation.
+                // (Checking this container alone lets nested headers each
+                // reserve the whole remaining input, depth times over.)
+                owed += (len as u64) << (is_map as u32);
+                if owed > reader.remaining_len() as u64 {
                     return Err(Error::new(ErrorKind::UnexpectedEof, reader.input().len()));
                 }
                 builder.start(len as usize, is_map)

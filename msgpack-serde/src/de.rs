@@ -1,0 +1,706 @@
+//! The serde `Deserializer`: MessagePack into the serde data model.
+
+use std::io;
+use std::marker::PhantomData;
+
+use msgpack_core::serde_ext::EXT_STRUCT_NAME;
+use msgpack_core::{ErrorKind, Family, Limits, Reader};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use serde::forward_to_deserialize_any;
+
+use crate::raw::RAW_VALUE_NAME;
+use crate::read::{IoRead, SliceRead};
+use crate::{Error, Result};
+
+/// Hands strings and bytes to a visitor: borrowed from the input when it
+/// lives for `'de`, copied (transient) otherwise.
+pub(crate) trait Strings<'a, 'de> {
+    fn visit_str<V: Visitor<'de>>(visitor: V, s: &'a str) -> Result<V::Value>;
+    fn visit_bytes<V: Visitor<'de>>(visitor: V, b: &'a [u8]) -> Result<V::Value>;
+}
+
+/// Input that outlives the deserialized value: zero-copy.
+pub(crate) struct Borrowed;
+
+/// Input in a scratch buffer: visitors must copy what they keep.
+pub(crate) struct Copied;
+
+impl<'de> Strings<'de, 'de> for Borrowed {
+    #[inline]
+    fn visit_str<V: Visitor<'de>>(visitor: V, s: &'de str) -> Result<V::Value> {
+        visitor.visit_borrowed_str(s)
+    }
+
+    #[inline]
+    fn visit_bytes<V: Visitor<'de>>(visitor: V, b: &'de [u8]) -> Result<V::Value> {
+        visitor.visit_borrowed_bytes(b)
+    }
+}
+
+impl<'a, 'de> Strings<'a, 'de> for Copied {
+    #[inline]
+    fn visit_str<V: Visitor<'de>>(visitor: V, s: &'a str) -> Result<V::Value> {
+        visitor.visit_str(s)
+    }
+
+    #[inline]
+    fn visit_bytes<V: Visitor<'de>>(visitor: V, b: &'a [u8]) -> Result<V::Value> {
+        visitor.visit_bytes(b)
+    }
+}
+
+/// The deserializer proper, over bytes that are all in memory.
+pub(crate) struct Decoder<'a, M> {
+    reader: Reader<'a>,
+    /// How many more containers may open inside the current one.
+    depth_left: usize,
+    /// How many more values may be read.
+    values_left: usize,
+    limits: Limits,
+    mode: PhantomData<M>,
+}
+
+impl<'a, M> Decoder<'a, M> {
+    pub(crate) fn new(input: &'a [u8], limits: Limits) -> Result<Self> {
+        Ok(Decoder {
+            reader: Reader::with_limits(input, limits)?,
+            depth_left: limits.depth(),
+            values_left: limits.values(),
+            limits,
+            mode: PhantomData,
+        })
+    }
+
+    /// A decoder over `input` that starts at offset `pos`.
+    pub(crate) fn starting_at(input: &'a [u8], pos: usize, limits: Limits) -> Result<Self> {
+        let mut decoder = Decoder::new(input, limits)?;
+        decoder.reader.take(pos)?;
+        Ok(decoder)
+    }
+
+    pub(crate) fn position(&self) -> usize {
+        self.reader.position()
+    }
+
+    /// Fails unless all input was consumed.
+    pub(crate) fn end(&self) -> Result<()> {
+        Ok(self.reader.finish()?)
+    }
+
+    /// Counts one more value against the limit; returns its offset.
+    #[inline]
+    fn begin(&mut self) -> Result<usize> {
+        let start = self.reader.position();
+        if self.values_left == 0 {
+            let limit = self.limits.values();
+            return Err(Error::wire(ErrorKind::ValueLimitExceeded { limit }, start));
+        }
+        self.values_left -= 1;
+        Ok(start)
+    }
+
+    /// Opens a container of `len` elements of `width` values each, at
+    /// `start`: checks depth, and that the rest of the input could hold it.
+    #[inline]
+    fn open(&mut self, start: usize, len: u32, width: u64) -> Result<()> {
+        if self.depth_left == 0 {
+            let limit = self.limits.depth();
+            return Err(Error::wire(ErrorKind::DepthLimitExceeded { limit }, start));
+        }
+        if len as u64 * width > self.reader.remaining_len() as u64 {
+            return Err(Error::wire(
+                ErrorKind::UnexpectedEof,
+                self.reader.input().len(),
+            ));
+        }
+        self.depth_left -= 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn close(&mut self) {
+        self.depth_left += 1;
+    }
+}
+
+impl<'a, M> Decoder<'a, M> {
+    /// Visits an array of `len` elements, checking the visitor took them all.
+    fn visit_array<'de, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u32,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        self.open(start, len, 1)?;
+        let mut access = SeqAccess {
+            de: self,
+            left: len,
+        };
+        let value = visitor.visit_seq(&mut access)?;
+        if access.left > 0 {
+            return Err(de::Error::invalid_length(
+                len as usize,
+                &"fewer elements in array",
+            ));
+        }
+        self.close();
+        Ok(value)
+    }
+
+    /// Visits a map of `len` pairs, checking the visitor took them all.
+    fn visit_map<'de, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u32,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        self.open(start, len, 2)?;
+        let mut access = MapAccess {
+            de: self,
+            left: len,
+        };
+        let value = visitor.visit_map(&mut access)?;
+        if access.left > 0 {
+            return Err(de::Error::invalid_length(
+                len as usize,
+                &"fewer entries in map",
+            ));
+        }
+        self.close();
+        Ok(value)
+    }
+
+    /// Visits the value at the reader, whatever its type.
+    fn any<'de, V: Visitor<'de>>(&mut self, start: usize, visitor: V) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        let marker = self.reader.peek_marker()?;
+        match marker.family() {
+            Family::Nil => {
+                self.reader.read_nil()?;
+                visitor.visit_unit()
+            }
+            Family::Bool => visitor.visit_bool(self.reader.read_bool()?),
+            Family::Int => {
+                let n = self.reader.read_integer()?;
+                match n.as_u64() {
+                    Some(n) => visitor.visit_u64(n),
+                    None => visitor.visit_i64(n.as_i128() as i64),
+                }
+            }
+            Family::F32 => visitor.visit_f32(self.reader.read_f32()?),
+            Family::F64 => visitor.visit_f64(self.reader.read_f64()?),
+            Family::Str => M::visit_str(visitor, self.reader.read_str()?),
+            Family::Bin => M::visit_bytes(visitor, self.reader.read_bin()?),
+            Family::Array => {
+                let len = self.reader.read_array_len()?;
+                self.visit_array(start, len, visitor)
+            }
+            Family::Map => {
+                let len = self.reader.read_map_len()?;
+                self.visit_map(start, len, visitor)
+            }
+            Family::Ext => {
+                let (ext_type, data) = self.reader.read_ext()?;
+                visitor.visit_newtype_struct(ExtDeserializer::<M> {
+                    ext_type,
+                    data,
+                    mode: PhantomData,
+                })
+            }
+            Family::Reserved => Err(Error::wire(ErrorKind::ReservedMarker, start)),
+        }
+    }
+}
+
+/// Runs `body` as the decoding of one value: counts it, and gives errors
+/// without an offset the value's offset.
+macro_rules! one_value {
+    ($self:ident, |$start:ident| $body:expr) => {{
+        let $start = $self.begin()?;
+        let result: Result<_> = $body;
+        result.map_err(|error| error.at($start))
+    }};
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        one_value!(self, |start| self.any(start, visitor))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.reader.peek_byte() == Ok(0xc0) {
+            one_value!(self, |start| {
+                self.reader.read_nil()?;
+                visitor.visit_none()
+            })
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    /// Arrays as usual, and also bin, so a plain `Vec<u8>` or `[u8; N]`
+    /// reads binary data written by other languages.
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        one_value!(self, |start| match self.reader.peek_marker()?.family() {
+            Family::Bin => {
+                let bytes = self.reader.read_bin()?;
+                visitor.visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
+            }
+            _ => self.any(start, visitor),
+        })
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match name {
+            EXT_STRUCT_NAME => {
+                one_value!(self, |start| match self.reader.peek_marker()?.family() {
+                    Family::Ext => self.any(start, visitor),
+                    _ => {
+                        let found = self.reader.read_token()?;
+                        Err(de::Error::invalid_type(
+                            unexpected(&found),
+                            &"a MessagePack extension",
+                        ))
+                    }
+                })
+            }
+            RAW_VALUE_NAME => one_value!(self, |start| {
+                self.reader.skip()?;
+                let raw = &self.reader.input()[start..self.reader.position()];
+                M::visit_bytes(visitor, raw)
+            }),
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    /// A unit variant as its name or index; any other variant as a map of
+    /// one entry from name or index to payload.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        one_value!(self, |start| match self.reader.peek_marker()?.family() {
+            Family::Str => {
+                let variant = self.reader.read_str()?;
+                visitor.visit_enum(variant.into_deserializer())
+            }
+            Family::Int => {
+                let index = self.reader.read_int::<u32>()?;
+                visitor.visit_enum(index.into_deserializer())
+            }
+            Family::Map => {
+                let len = self.reader.read_map_len()?;
+                if len != 1 {
+                    return Err(de::Error::invalid_length(
+                        len as usize,
+                        &"a map of one entry for an enum variant",
+                    ));
+                }
+                self.open(start, len, 2)?;
+                let value = visitor.visit_enum(EnumAccess { de: &mut *self })?;
+                self.close();
+                Ok(value)
+            }
+            _ => {
+                let found = self.reader.read_token()?;
+                Err(de::Error::invalid_type(
+                    unexpected(&found),
+                    &"an enum variant (name, index or one-entry map)",
+                ))
+            }
+        })
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        one_value!(self, |_start| {
+            self.reader.skip()?;
+            visitor.visit_unit()
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct map struct identifier
+    }
+}
+
+/// What serde's messages call a token found where another was expected.
+fn unexpected<'t>(token: &'t msgpack_core::Token<'_>) -> de::Unexpected<'t> {
+    use msgpack_core::Token;
+    match *token {
+        Token::Nil => de::Unexpected::Unit,
+        Token::Bool(b) => de::Unexpected::Bool(b),
+        Token::Int(n) => match n.as_u64() {
+            Some(n) => de::Unexpected::Unsigned(n),
+            None => de::Unexpected::Signed(n.as_i128() as i64),
+        },
+        Token::F32(x) => de::Unexpected::Float(x as f64),
+        Token::F64(x) => de::Unexpected::Float(x),
+        Token::Str(s) => de::Unexpected::Str(s),
+        Token::Bin(b) => de::Unexpected::Bytes(b),
+        Token::Array(_) => de::Unexpected::Seq,
+        Token::Map(_) => de::Unexpected::Map,
+        Token::Ext(..) => de::Unexpected::Other("extension"),
+    }
+}
+
+struct SeqAccess<'x, 'a, M> {
+    de: &'x mut Decoder<'a, M>,
+    left: u32,
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a, M> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
+struct MapAccess<'x, 'a, M> {
+    de: &'x mut Decoder<'a, M>,
+    left: u32,
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut MapAccess<'_, 'a, M> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
+/// A variant in a one-entry map: the key names it, the value is its payload.
+struct EnumAccess<'x, 'a, M> {
+    de: &'x mut Decoder<'a, M>,
+}
+
+impl<'de, 'x, 'a, M: Strings<'a, 'de>> de::EnumAccess<'de> for EnumAccess<'x, 'a, M> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let variant = seed.deserialize(&mut *self.de)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::VariantAccess<'de> for EnumAccess<'_, 'a, M> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(&mut *self.de, visitor)
+    }
+}
+
+/// An extension as serde sees it: the tuple `(type, data)`.
+struct ExtDeserializer<'a, M> {
+    ext_type: i8,
+    data: &'a [u8],
+    mode: PhantomData<M>,
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for ExtDeserializer<'a, M> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(ExtParts { ext: self, next: 0 })
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The two elements of an extension's tuple.
+struct ExtParts<'a, M> {
+    ext: ExtDeserializer<'a, M>,
+    next: u8,
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for ExtParts<'a, M> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.next += 1;
+        match self.next {
+            1 => seed
+                .deserialize(self.ext.ext_type.into_deserializer())
+                .map(Some),
+            2 => seed
+                .deserialize(BytesDeserializer::<M> {
+                    bytes: self.ext.data,
+                    mode: PhantomData,
+                })
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(2usize.saturating_sub(self.next as usize))
+    }
+}
+
+/// Bytes from the input, borrowed or copied as the mode says.
+struct BytesDeserializer<'a, M> {
+    bytes: &'a [u8],
+    mode: PhantomData<M>,
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for BytesDeserializer<'a, M> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        M::visit_bytes(visitor, self.bytes)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// A serde `Deserializer` of MessagePack from a slice or an `io::Read`,
+/// under [`Limits`] for untrusted input.
+///
+/// Use it directly to set limits or to read several values in a row;
+/// [`from_slice`](crate::from_slice) and [`from_reader`](crate::from_reader)
+/// cover the common case.
+///
+/// ```
+/// use msgpack_serde::{Deserializer, Limits};
+/// use serde::Deserialize;
+///
+/// let bytes = msgpack_serde::to_vec(&vec![vec![1u8]]).unwrap();
+/// let mut de = Deserializer::from_slice(&bytes).with_limits(Limits::default().max_depth(1));
+/// let error = Vec::<Vec<u8>>::deserialize(&mut de).unwrap_err();
+/// assert_eq!(error.to_string(), "nesting exceeds the depth limit of 1 at offset 1");
+/// ```
+#[derive(Debug)]
+pub struct Deserializer<R> {
+    read: R,
+    limits: Limits,
+}
+
+impl<'de> Deserializer<SliceRead<'de>> {
+    /// A deserializer borrowing from `input`, with the default [`Limits`].
+    pub fn from_slice(input: &'de [u8]) -> Self {
+        Deserializer {
+            read: SliceRead::new(input),
+            limits: Limits::default(),
+        }
+    }
+
+    /// Succeeds if all input was consumed; else a trailing-bytes error.
+    pub fn end(&self) -> Result<()> {
+        if self.read.pos == self.read.input.len() {
+            Ok(())
+        } else {
+            Err(Error::wire(ErrorKind::TrailingBytes, self.read.pos))
+        }
+    }
+
+    /// The offset just past the last value read.
+    pub fn byte_offset(&self) -> usize {
+        self.read.pos
+    }
+
+    /// Runs `f` on a decoder at the current position; advances past what
+    /// it read only if it succeeded.
+    fn run<T>(&mut self, f: impl FnOnce(&mut Decoder<'de, Borrowed>) -> Result<T>) -> Result<T> {
+        let mut decoder = Decoder::starting_at(self.read.input, self.read.pos, self.limits)?;
+        let value = f(&mut decoder)?;
+        self.read.pos = decoder.position();
+        Ok(value)
+    }
+}
+
+impl<R: io::Read> Deserializer<IoRead<R>> {
+    /// A deserializer reading from `reader`, with the default [`Limits`].
+    /// Reads are small: wrap files and sockets in a [`std::io::BufReader`].
+    pub fn from_reader(reader: R) -> Self {
+        Deserializer {
+            read: IoRead::new(reader),
+            limits: Limits::default(),
+        }
+    }
+
+    /// Succeeds if the stream has ended; else a trailing-bytes error.
+    pub fn end(&mut self) -> Result<()> {
+        if self.read.at_end()? {
+            Ok(())
+        } else {
+            Err(Error::wire(ErrorKind::TrailingBytes, self.read.offset()))
+        }
+    }
+
+    /// The stream offset just past the last value read.
+    pub fn byte_offset(&self) -> usize {
+        self.read.offset()
+    }
+
+    /// Gives back the reader.
+    pub fn into_inner(self) -> R {
+        self.read.reader
+    }
+
+    /// Reads the next value's bytes, then runs `f` on a decoder over them.
+    fn run<T>(&mut self, f: impl FnOnce(&mut Decoder<'_, Copied>) -> Result<T>) -> Result<T> {
+        if !self.read.next_value(self.limits)? {
+            return Err(Error::wire(ErrorKind::UnexpectedEof, self.read.offset()));
+        }
+        let base = self.read.consumed;
+        // The framer enforced the size limit on the stream.
+        let limits = self.limits.max_bytes(usize::MAX);
+        let mut decoder = Decoder::new(&self.read.buffer, limits)?;
+        f(&mut decoder).map_err(|error| error.shifted(base))
+    }
+}
+
+impl<R> Deserializer<R> {
+    /// Sets the [`Limits`] for what follows.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    pub(crate) fn read_mut(&mut self) -> &mut R {
+        &mut self.read
+    }
+}
+
+macro_rules! forward_to_decoder {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            self.run(|decoder| de::Deserializer::$method(decoder, $($arg,)* visitor))
+        }
+    )*};
+}
+
+macro_rules! deserializer_impl {
+    ($($impl_generics:tt)*) => {
+        fn is_human_readable(&self) -> bool {
+            false
+        }
+
+        forward_to_decoder! {
+            deserialize_any(); deserialize_bool(); deserialize_i8(); deserialize_i16();
+            deserialize_i32(); deserialize_i64(); deserialize_i128(); deserialize_u8();
+            deserialize_u16(); deserialize_u32(); deserialize_u64(); deserialize_u128();
+            deserialize_f32(); deserialize_f64(); deserialize_char(); deserialize_str();
+            deserialize_string(); deserialize_bytes(); deserialize_byte_buf();
+            deserialize_option(); deserialize_unit(); deserialize_unit_struct(name: &'static str);
+            deserialize_newtype_struct(name: &'static str); deserialize_seq();
+            deserialize_tuple(len: usize); deserialize_tuple_struct(name: &'static str, len: usize);
+            deserialize_map(); deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+            deserialize_identifier(); deserialize_ignored_any();
+        }
+    };
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<SliceRead<'de>> {
+    type Error = Error;
+
+    deserializer_impl!();
+}
+
+impl<'de, R: io::Read> de::Deserializer<'de> for &mut Deserializer<IoRead<R>> {
+    type Error = Error;
+
+    deserializer_impl!();
+}
+
+/// Decodes one value of type `T` that must fill `bytes` exactly.
+pub(crate) fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(
+    bytes: &'de [u8],
+    limits: Limits,
+) -> Result<T> {
+    let mut decoder = Decoder::<Borrowed>::new(bytes, limits)?;
+    let value = T::deserialize(&mut decoder)?;
+    decoder.end()?;
+    Ok(value)
+}

@@ -1,0 +1,215 @@
+//! Where a [`Deserializer`](crate::Deserializer) reads from: a slice, or
+//! any `io::Read` framed one value at a time.
+
+use std::io;
+
+use msgpack_core::{ErrorKind, Family, Limits, Marker};
+
+use crate::{Error, Result};
+
+/// Input borrowed from a byte slice: strings and bytes are handed to serde
+/// without copying.
+#[derive(Debug)]
+pub struct SliceRead<'de> {
+    pub(crate) input: &'de [u8],
+    pub(crate) pos: usize,
+}
+
+impl<'de> SliceRead<'de> {
+    pub(crate) fn new(input: &'de [u8]) -> Self {
+        SliceRead { input, pos: 0 }
+    }
+}
+
+/// Input from an `io::Read`. Each value is first read whole into a buffer
+/// (the bytes it declares, as they arrive, never a declared length ahead
+/// of time), then decoded from there. Not one byte past the value is read,
+/// so a stream can hold other data after it. Reads are small: wrap files
+/// and sockets in a [`std::io::BufReader`].
+#[derive(Debug)]
+pub struct IoRead<R> {
+    pub(crate) reader: R,
+    pub(crate) buffer: Vec<u8>,
+    /// Bytes of the stream consumed before `buffer`.
+    pub(crate) consumed: usize,
+    /// A byte read ahead by `at_end`: the first byte of the next value.
+    peeked: Option<u8>,
+}
+
+impl<R: io::Read> IoRead<R> {
+    pub(crate) fn new(reader: R) -> Self {
+        IoRead {
+            reader,
+            buffer: Vec::new(),
+            consumed: 0,
+            peeked: None,
+        }
+    }
+
+    /// Reads the next whole value into `self.buffer`. `Ok(false)` when the
+    /// stream ends cleanly before the value's first byte.
+    pub(crate) fn next_value(&mut self, limits: Limits) -> Result<bool> {
+        self.consumed += self.buffer.len();
+        self.buffer.clear();
+        let mut framer = Framer {
+            reader: &mut self.reader,
+            buffer: &mut self.buffer,
+            limits,
+            base: self.consumed,
+        };
+        framer.frame(self.peeked.take())
+    }
+
+    /// Whether the stream has ended after the current value. Reads one
+    /// byte to find out, and keeps it for the next value.
+    pub(crate) fn at_end(&mut self) -> Result<bool> {
+        if self.peeked.is_some() {
+            return Ok(false);
+        }
+        let mut byte = [0u8];
+        loop {
+            match self.reader.read(&mut byte) {
+                Ok(0) => return Ok(true),
+                Ok(_) => {
+                    self.peeked = Some(byte[0]);
+                    return Ok(false);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::io(e)),
+            }
+        }
+    }
+
+    /// The stream offset just past the current value.
+    pub(crate) fn offset(&self) -> usize {
+        self.consumed + self.buffer.len()
+    }
+}
+
+/// Copies exactly one value's bytes from a reader.
+struct Framer<'r, R> {
+    reader: &'r mut R,
+    buffer: &'r mut Vec<u8>,
+    limits: Limits,
+    /// Stream offset of `buffer[0]`, for error offsets.
+    base: usize,
+}
+
+/// How much a stream read copies at a time: a declared length is never
+/// trusted for allocation, only bytes that really arrive.
+const CHUNK: usize = 8 * 1024;
+
+impl<R: io::Read> Framer<'_, R> {
+    /// Frames one value whose first byte may already have been read.
+    /// Iterative: nesting costs no stack here.
+    fn frame(&mut self, mut first: Option<u8>) -> Result<bool> {
+        // Values still owed: the one asked for, plus every element its
+        // containers declare.
+        let mut owed: u64 = 1;
+        while owed > 0 {
+            owed -= 1;
+            let at = self.buffer.len();
+            match first.take() {
+                Some(byte) => {
+                    self.check_size(1)?;
+                    self.buffer.push(byte);
+                }
+                None if self.fill(1)? => {}
+                None if at == 0 => return Ok(false),
+                None => return Err(self.eof()),
+            }
+            let marker = Marker::from_u8(self.buffer[at]);
+            if marker == Marker::Reserved {
+                return Err(Error::wire(ErrorKind::ReservedMarker, self.base + at));
+            }
+            let header_len = marker.header_len();
+            self.fill_exact(header_len)?;
+            let len = declared_len(marker, &self.buffer[at + 1..at + 1 + header_len]);
+            let payload = match marker.family() {
+                Family::Array => {
+                    owed = owed.saturating_add(len);
+                    0
+                }
+                Family::Map => {
+                    owed = owed.saturating_add(2 * len);
+                    0
+                }
+                Family::Str | Family::Bin | Family::Ext => len,
+                _ => 0,
+            };
+            self.fill_exact(usize::try_from(payload).unwrap_or(usize::MAX))?;
+        }
+        Ok(true)
+    }
+
+    fn eof(&self) -> Error {
+        Error::wire(ErrorKind::UnexpectedEof, self.base + self.buffer.len())
+    }
+
+    /// Fails if `len` more bytes would pass the size limit.
+    fn check_size(&self, len: usize) -> Result<()> {
+        let end = self
+            .base
+            .saturating_add(self.buffer.len())
+            .saturating_add(len);
+        if end > self.limits.bytes() {
+            let limit = self.limits.bytes();
+            return Err(Error::wire(ErrorKind::SizeLimitExceeded { limit }, limit));
+        }
+        Ok(())
+    }
+
+    /// Reads `len` more bytes into the buffer. `Ok(false)` if the stream
+    /// ended before the first of them; an end-of-input error if it ended
+    /// after some.
+    fn fill(&mut self, len: usize) -> Result<bool> {
+        self.check_size(len)?;
+        let start = self.buffer.len();
+        let target = start + len;
+        let mut chunk = [0u8; CHUNK];
+        while self.buffer.len() < target {
+            let want = (target - self.buffer.len()).min(CHUNK);
+            match self.reader.read(&mut chunk[..want]) {
+                Ok(0) if self.buffer.len() == start => return Ok(false),
+                Ok(0) => return Err(self.eof()),
+                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::io(e)),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reads `len` more bytes; the stream ending first is an error.
+    fn fill_exact(&mut self, len: usize) -> Result<()> {
+        if len == 0 || self.fill(len)? {
+            Ok(())
+        } else {
+            Err(self.eof())
+        }
+    }
+}
+
+/// The length a str, bin, array, map or ext header declares (for ext, the
+/// data length), from the `header` bytes that follow its marker.
+fn declared_len(marker: Marker, header: &[u8]) -> u64 {
+    let be = |bytes: &[u8]| bytes.iter().fold(0u64, |n, &b| (n << 8) | b as u64);
+    match marker {
+        Marker::FixStr(n) | Marker::FixArray(n) | Marker::FixMap(n) => n as u64,
+        Marker::FixExt1 => 1,
+        Marker::FixExt2 => 2,
+        Marker::FixExt4 => 4,
+        Marker::FixExt8 => 8,
+        Marker::FixExt16 => 16,
+        // The ext header ends with the type byte.
+        Marker::Ext8 | Marker::Ext16 | Marker::Ext32 => be(&header[..header.len() - 1]),
+        m if matches!(
+            m.family(),
+            Family::Str | Family::Bin | Family::Array | Family::Map
+        ) =>
+        {
+            be(header)
+        }
+        _ => 0,
+    }
+}

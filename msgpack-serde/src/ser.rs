@@ -1,0 +1,496 @@
+//! The serde `Serializer`: the serde data model onto MessagePack.
+
+use msgpack_core::serde_ext::EXT_STRUCT_NAME;
+use msgpack_core::{encode, Integer, Reader, Token, Write};
+use serde::ser::{self, Serialize};
+
+use crate::raw::RAW_VALUE_NAME;
+use crate::{Config, Error, Result};
+
+/// A serde `Serializer` writing MessagePack into any
+/// [`msgpack_core::Write`] output: `Vec<u8>` (the fast path),
+/// [`SliceWriter`](msgpack_core::SliceWriter) or
+/// [`IoWriter`](msgpack_core::IoWriter).
+///
+/// | serde | MessagePack |
+/// |---|---|
+/// | `bool` | true / false |
+/// | `i8`–`i64`, `u8`–`u64` | the smallest integer form; non-negative values in the unsigned family |
+/// | `i128`, `u128` | an integer when it fits in 64 bits, else an error |
+/// | `f32` / `f64` | float 32 / float 64 |
+/// | `char`, `str` | str |
+/// | bytes (`serde_bytes`) | bin |
+/// | `None`, `()`, unit struct | nil |
+/// | `Some(v)`, newtype struct | `v` |
+/// | unit variant | its name (compact: its index) |
+/// | newtype, tuple and struct variants | `{variant: payload}` |
+/// | seq, tuple, tuple struct | array |
+/// | map | map, keys of any type |
+/// | struct | map keyed by field name (compact: array in field order) |
+/// | [`Timestamp`](crate::Timestamp), [`Ext`](crate::Ext) | ext |
+///
+/// ```
+/// use msgpack_serde::{Config, Serializer};
+/// use serde::Serialize;
+///
+/// #[derive(Serialize)]
+/// struct Point { x: i32, y: i32 }
+///
+/// let mut serializer = Serializer::with_config(Vec::new(), Config::compact());
+/// Point { x: 1, y: -1 }.serialize(&mut serializer).unwrap();
+/// assert_eq!(serializer.into_inner(), [0x92, 0x01, 0xff]);
+/// ```
+#[derive(Debug)]
+pub struct Serializer<W> {
+    out: W,
+    config: Config,
+}
+
+impl<W: Write> Serializer<W>
+where
+    Error: From<W::Error>,
+{
+    /// A serializer with the default (named) [`Config`].
+    pub fn new(out: W) -> Self {
+        Serializer::with_config(out, Config::named())
+    }
+
+    /// A serializer with `config`.
+    pub fn with_config(out: W, config: Config) -> Self {
+        Serializer { out, config }
+    }
+}
+
+impl<W> Serializer<W> {
+    /// The settings in force.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// The output.
+    pub fn get_ref(&self) -> &W {
+        &self.out
+    }
+
+    /// The output, mutably.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// Gives back the output.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+impl<W: Write> Serializer<W>
+where
+    Error: From<W::Error>,
+{
+    fn write_variant(&mut self, index: u32, name: &str) -> Result<()> {
+        if self.config.variants_as_indices_enabled() {
+            encode::write_uint(&mut self.out, index as u64)?;
+        } else {
+            encode::write_str(&mut self.out, name)?;
+        }
+        Ok(())
+    }
+
+    /// Serializes `value` on its own, with the same settings, into bytes.
+    fn serialize_apart<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut apart = Serializer::<Vec<u8>>::with_config(Vec::new(), self.config);
+        value.serialize(&mut apart)?;
+        Ok(apart.out)
+    }
+
+    /// Writes an extension from its serde form, the tuple `(i8, bytes)`.
+    fn write_ext<T: ?Sized + Serialize>(&mut self, parts: &T) -> Result<()> {
+        let bytes = self.serialize_apart(parts)?;
+        let mut reader = Reader::new(&bytes);
+        let ext_type = match reader.read_array_len()? {
+            2 => reader.read_int::<i8>()?,
+            _ => {
+                return Err(ser::Error::custom(
+                    "an extension must serialize as (i8, bytes)",
+                ))
+            }
+        };
+        encode::write_ext(&mut self.out, ext_type, reader.read_bin()?)?;
+        Ok(())
+    }
+
+    /// Writes the bytes of a [`RawValue`](crate::RawValue) as they are,
+    /// after checking they are exactly one value.
+    fn write_raw<T: ?Sized + Serialize>(&mut self, raw: &T) -> Result<()> {
+        let bytes = self.serialize_apart(raw)?;
+        let mut reader = Reader::new(&bytes);
+        let raw = reader.read_bin()?;
+        let mut check = Reader::new(raw);
+        if check.skip().is_err() || !check.is_empty() {
+            return Err(Error::invalid_raw_value());
+        }
+        self.out.write_all(raw)?;
+        Ok(())
+    }
+
+    fn start_seq(&mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'_, W>> {
+        match len {
+            Some(len) if is_map => encode::write_map_len(&mut self.out, len)?,
+            Some(len) => encode::write_array_len(&mut self.out, len)?,
+            None => {
+                let buffer = Serializer::<Vec<u8>>::with_config(Vec::new(), self.config);
+                return Ok(Compound::Buffered {
+                    ser: self,
+                    buffer,
+                    count: 0,
+                    is_map,
+                });
+            }
+        };
+        Ok(Compound::Direct { ser: self })
+    }
+
+    fn start_struct(&mut self, len: usize) -> Result<Compound<'_, W>> {
+        if self.config.structs_as_maps_enabled() {
+            encode::write_map_len(&mut self.out, len)?;
+        } else {
+            encode::write_array_len(&mut self.out, len)?;
+        }
+        Ok(Compound::Direct { ser: self })
+    }
+}
+
+macro_rules! serialize_ints {
+    ($($method:ident($ty:ty) => $write:ident as $wide:ty;)*) => {$(
+        #[inline]
+        fn $method(self, v: $ty) -> Result<()> {
+            encode::$write(&mut self.out, v as $wide)?;
+            Ok(())
+        }
+    )*};
+}
+
+impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W>
+where
+    Error: From<W::Error>,
+{
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, W>;
+    type SerializeTuple = Compound<'a, W>;
+    type SerializeTupleStruct = Compound<'a, W>;
+    type SerializeTupleVariant = Compound<'a, W>;
+    type SerializeMap = Compound<'a, W>;
+    type SerializeStruct = Compound<'a, W>;
+    type SerializeStructVariant = Compound<'a, W>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        encode::write_bool(&mut self.out, v)?;
+        Ok(())
+    }
+
+    serialize_ints! {
+        serialize_i8(i8) => write_int as i64;
+        serialize_i16(i16) => write_int as i64;
+        serialize_i32(i32) => write_int as i64;
+        serialize_i64(i64) => write_int as i64;
+        serialize_u8(u8) => write_uint as u64;
+        serialize_u16(u16) => write_uint as u64;
+        serialize_u32(u32) => write_uint as u64;
+        serialize_u64(u64) => write_uint as u64;
+    }
+
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        let n = Integer::try_from(v).map_err(|_| Error::integer_out_of_range())?;
+        encode::write_token(&mut self.out, Token::Int(n))?;
+        Ok(())
+    }
+
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        let n = Integer::try_from(v).map_err(|_| Error::integer_out_of_range())?;
+        encode::write_token(&mut self.out, Token::Int(n))?;
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        encode::write_f32(&mut self.out, v)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        encode::write_f64(&mut self.out, v)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        encode::write_str(&mut self.out, v)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        encode::write_bin(&mut self.out, v)?;
+        Ok(())
+    }
+
+    #[inline]
+    fn serialize_none(self) -> Result<()> {
+        self.serialize_unit()
+    }
+
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+
+    #[inline]
+    fn serialize_unit(self) -> Result<()> {
+        encode::write_nil(&mut self.out)?;
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.serialize_unit()
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.write_variant(index, variant)
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        match name {
+            EXT_STRUCT_NAME => self.write_ext(value),
+            RAW_VALUE_NAME => self.write_raw(value),
+            _ => value.serialize(self),
+        }
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        encode::write_map_len(&mut self.out, 1)?;
+        self.write_variant(index, variant)?;
+        value.serialize(self)
+    }
+
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.start_seq(len, false)
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
+        self.start_seq(Some(len), false)
+    }
+
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+        self.start_seq(Some(len), false)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, W>> {
+        encode::write_map_len(&mut self.out, 1)?;
+        self.write_variant(index, variant)?;
+        self.start_seq(Some(len), false)
+    }
+
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.start_seq(len, true)
+    }
+
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+        self.start_struct(len)
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, W>> {
+        encode::write_map_len(&mut self.out, 1)?;
+        self.write_variant(index, variant)?;
+        self.start_struct(len)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.config.is_human_readable()
+    }
+}
+
+/// The state of a sequence, map or struct being serialized.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Compound<'a, W> {
+    /// The length was known: the header is written, elements go straight out.
+    Direct { ser: &'a mut Serializer<W> },
+    /// The length was not known (`flatten`, iterator adapters): elements
+    /// are counted into a buffer, written behind the header at the end.
+    Buffered {
+        ser: &'a mut Serializer<W>,
+        buffer: Serializer<Vec<u8>>,
+        count: usize,
+        is_map: bool,
+    },
+}
+
+impl<W: Write> Compound<'_, W>
+where
+    Error: From<W::Error>,
+{
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self {
+            Compound::Direct { ser } => value.serialize(&mut **ser),
+            Compound::Buffered { buffer, count, .. } => {
+                *count += 1;
+                value.serialize(buffer)
+            }
+        }
+    }
+
+    #[inline]
+    fn map_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        match self {
+            Compound::Direct { ser } => value.serialize(&mut **ser),
+            Compound::Buffered { buffer, .. } => value.serialize(buffer),
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        if let Compound::Buffered {
+            ser,
+            buffer,
+            count,
+            is_map,
+        } = self
+        {
+            if is_map {
+                encode::write_map_len(&mut ser.out, count)?;
+            } else {
+                encode::write_array_len(&mut ser.out, count)?;
+            }
+            ser.out.write_all(&buffer.out)?;
+        }
+        Ok(())
+    }
+}
+
+macro_rules! seq_like {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl<W: Write> ser::$trait for Compound<'_, W>
+        where
+            Error: From<W::Error>,
+        {
+            type Ok = ();
+            type Error = Error;
+
+            #[inline]
+            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+
+            #[inline]
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        }
+    )*};
+}
+
+seq_like!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
+
+impl<W: Write> ser::SerializeMap for Compound<'_, W>
+where
+    Error: From<W::Error>,
+{
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.element(key)
+    }
+
+    #[inline]
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.map_value(value)
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+macro_rules! struct_like {
+    ($($trait:ident),*) => {$(
+        impl<W: Write> ser::$trait for Compound<'_, W>
+        where
+            Error: From<W::Error>,
+        {
+            type Ok = ();
+            type Error = Error;
+
+            #[inline]
+            fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+                if let Compound::Direct { ser } = self {
+                    if ser.config.structs_as_maps_enabled() {
+                        encode::write_str(&mut ser.out, key)?;
+                    }
+                }
+                self.map_value(value)
+            }
+
+            /// A skipped field keeps named maps consistent (the header
+            /// counted only the fields written), but would shift every
+            /// later field of an array: compact mode refuses it.
+            fn skip_field(&mut self, key: &'static str) -> Result<()> {
+                match self {
+                    Compound::Direct { ser } if !ser.config.structs_as_maps_enabled() => {
+                        Err(Error::skipped_field(key))
+                    }
+                    _ => Ok(()),
+                }
+            }
+
+            #[inline]
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        }
+    )*};
+}
+
+struct_like!(SerializeStruct, SerializeStructVariant);
