@@ -62,6 +62,7 @@
 //! - `alloc`: [`Value`], [`ValueRef`] and the `Vec<u8>` writer.
 //! - `serde`: `Serialize` and `Deserialize` for [`Value`], [`Integer`] and
 //!   [`Timestamp`], and the extension convention in `serde_ext`.
+//! - `json`: conversions between [`Value`] and `serde_json::Value`.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 #![warn(missing_docs)]

@@ -56,6 +56,10 @@ pub(crate) struct Decoder<'a, M> {
     depth_left: usize,
     /// How many more values may be read.
     values_left: usize,
+    /// Elements that open containers still owe, across all of them. Each
+    /// takes at least one byte, so this never exceeds the remaining input:
+    /// nested headers cannot each claim the whole rest of it.
+    owed: u64,
     limits: Limits,
     mode: PhantomData<M>,
 }
@@ -66,6 +70,7 @@ impl<'a, M> Decoder<'a, M> {
             reader: Reader::with_limits(input, limits)?,
             depth_left: limits.depth(),
             values_left: limits.values(),
+            owed: 0,
             limits,
             mode: PhantomData,
         })
@@ -107,12 +112,12 @@ impl<'a, M> Decoder<'a, M> {
             let limit = self.limits.depth();
             return Err(Error::wire(ErrorKind::DepthLimitExceeded { limit }, start));
         }
-        if len as u64 * width > self.reader.remaining_len() as u64 {
-            return Err(Error::wire(
-                ErrorKind::UnexpectedEof,
-                self.reader.input().len(),
-            ));
+        let owed = self.owed + len as u64 * width;
+        if owed > self.reader.remaining_len() as u64 {
+            let end = self.reader.input().len();
+            return Err(Error::wire(ErrorKind::UnexpectedEof, end));
         }
+        self.owed = owed;
         self.depth_left -= 1;
         Ok(())
     }
@@ -120,6 +125,12 @@ impl<'a, M> Decoder<'a, M> {
     #[inline]
     fn close(&mut self) {
         self.depth_left += 1;
+    }
+
+    /// `count` owed elements are about to be read.
+    #[inline]
+    fn pay(&mut self, count: u64) {
+        self.owed -= count;
     }
 }
 
@@ -392,6 +403,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a,
             return Ok(None);
         }
         self.left -= 1;
+        self.de.pay(1);
         seed.deserialize(&mut *self.de).map(Some)
     }
 
@@ -414,11 +426,13 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut MapAccess<'_, 'a,
             return Ok(None);
         }
         self.left -= 1;
+        self.de.pay(1);
         seed.deserialize(&mut *self.de).map(Some)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.de.pay(1);
         seed.deserialize(&mut *self.de)
     }
 
@@ -437,6 +451,8 @@ impl<'de, 'x, 'a, M: Strings<'a, 'de>> de::EnumAccess<'de> for EnumAccess<'x, 'a
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        // The key, and the payload read next.
+        self.de.pay(2);
         let variant = seed.deserialize(&mut *self.de)?;
         Ok((variant, self))
     }

@@ -9,6 +9,8 @@
 mod convert;
 mod display;
 mod index;
+#[cfg(feature = "json")]
+mod json;
 mod tree;
 mod value_ref;
 
