@@ -921,7 +921,8 @@ fn type_mismatch_offset_is_where_the_value_starts() {
 
 #[test]
 fn truncated_typed_reads_are_eof_and_consume_nothing() {
-    let table: [(&[u8], fn(&mut Reader<'_>) -> Result<(), Error>); 8] = [
+    type Read = fn(&mut Reader<'_>) -> Result<(), Error>;
+    let table: [(&[u8], Read); 8] = [
         (&[0xcd, 0x01], |r| r.read_int::<u16>().map(drop)),
         (&[0xca, 0x00, 0x00], |r| r.read_f32().map(drop)),
         (&[0xcb], |r| r.read_f64().map(drop)),

@@ -36,10 +36,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let order = Order {
         id: 1042,
         customer: "Ada Lovelace".into(),
-        status: Status::Shipped { carrier: "Postal Service".into() },
+        status: Status::Shipped {
+            carrier: "Postal Service".into(),
+        },
         total: 129.95,
         lines: (0..8)
-            .map(|i| Line { sku: format!("SKU-{i:04}"), quantity: i + 1, unit_price_cents: 1299 * (i as u64 + 1) })
+            .map(|i| Line {
+                sku: format!("SKU-{i:04}"),
+                quantity: i + 1,
+                unit_price_cents: 1299 * (i as u64 + 1),
+            })
             .collect(),
         attributes: [("gift".to_string(), "yes".to_string())].into(),
         note: Some("Leave at the door, merci ☺".into()),
@@ -54,10 +60,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(msgpack_serde::from_slice::<Order>(&compact)?, order);
 
     println!("{:<30} {:>6} bytes", "serde_json::to_vec", json.len());
-    for (name, bytes) in [("msgpack_serde::to_vec", &named), ("msgpack_serde::to_vec_compact", &compact)] {
+    for (name, bytes) in [
+        ("msgpack_serde::to_vec", &named),
+        ("msgpack_serde::to_vec_compact", &compact),
+    ] {
         let ratio = bytes.len() as f64 / json.len() as f64;
-        println!("{name:<30} {:>6} bytes ({:.0}% of JSON)", bytes.len(), ratio * 100.0);
+        println!(
+            "{name:<30} {:>6} bytes ({:.0}% of JSON)",
+            bytes.len(),
+            ratio * 100.0
+        );
     }
-    println!("\nnamed, as readable text:\n{}", msgpack_serde::Value::from_slice(&named)?);
+    println!(
+        "\nnamed, as readable text:\n{}",
+        msgpack_serde::Value::from_slice(&named)?
+    );
     Ok(())
 }

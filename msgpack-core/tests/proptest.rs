@@ -1,0 +1,198 @@
+//! Properties over arbitrary values and arbitrary bytes: the round trip,
+//! the stability of the smallest encoding, truncation, skipping, and
+//! never panicking on garbage.
+
+use msgpack_core::{Error, ErrorKind, Reader, Value, ValueRef};
+use proptest::collection::vec;
+use proptest::prelude::*;
+
+/// Integers over the whole range, with the boundaries between forms
+/// (which uniform sampling would almost never hit) drawn often.
+fn integer() -> impl Strategy<Value = Value> {
+    let edges = vec![
+        0i128,
+        127,
+        128,
+        255,
+        256,
+        65535,
+        65536,
+        u32::MAX as i128,
+        1 << 32,
+        i64::MAX as i128,
+        i64::MAX as i128 + 1,
+        u64::MAX as i128,
+        -1,
+        -32,
+        -33,
+        -128,
+        -129,
+        -32768,
+        -32769,
+        i32::MIN as i128,
+        i32::MIN as i128 - 1,
+        i64::MIN as i128,
+    ];
+    prop_oneof![
+        any::<u64>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (-40i64..300).prop_map(Value::from),
+        prop::sample::select(edges).prop_map(|n| match u64::try_from(n) {
+            Ok(u) => Value::from(u),
+            Err(_) => Value::from(n as i64),
+        }),
+    ]
+}
+
+/// Bytes of lengths around the str 8, bin 8 and fixext boundaries.
+fn bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        4 => vec(any::<u8>(), 0..40),
+        1 => vec(any::<u8>(), 250..300),
+    ]
+}
+
+/// Any scalar: nil, booleans, integers, floats but NaN (which is not
+/// equal to itself), strings, binary data and extensions of any type.
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        1 => Just(Value::Nil),
+        1 => any::<bool>().prop_map(Value::Bool),
+        3 => integer(),
+        1 => any::<f32>()
+            .prop_filter("NaN", |x| !x.is_nan())
+            .prop_map(Value::F32),
+        1 => any::<f64>()
+            .prop_filter("NaN", |x| !x.is_nan())
+            .prop_map(Value::F64),
+        2 => prop_oneof![4 => "(?s).{0,40}", 1 => "[a-z]{28,40}", 1 => "[ -~]{250,300}"]
+            .prop_map(Value::Str),
+        1 => bytes().prop_map(Value::Bin),
+        1 => (any::<i8>(), bytes()).prop_map(|(ty, data)| Value::Ext(ty, data)),
+    ]
+}
+
+/// Any value: scalars, and arrays and maps (with keys of any type) of
+/// up to 20 elements nested up to 4 deep.
+fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(4, 64, 20, |inner| {
+        prop_oneof![
+            vec(inner.clone(), 0..20).prop_map(Value::Array),
+            vec((inner.clone(), inner), 0..20).prop_map(Value::Map),
+        ]
+    })
+}
+
+/// Bytes that look like MessagePack more often than uniform noise does:
+/// markers of every family, lengths and payload bytes.
+fn noise() -> impl Strategy<Value = Vec<u8>> {
+    let byte = prop_oneof![
+        3 => any::<u8>(),
+        1 => prop::sample::select(vec![
+            0x00, 0x01, 0x7f, 0x80, 0x81, 0x8f, 0x90, 0x91, 0x9f, 0xa0, 0xa1, 0xbf, 0xc0, 0xc1,
+            0xc4, 0xc7, 0xd4, 0xd6, 0xd7, 0xd9, 0xdc, 0xdd, 0xde, 0xdf, 0xff,
+        ]),
+    ];
+    vec(byte, 0..512)
+}
+
+/// Decodes `bytes` every way there is, and checks that the ways agree.
+/// Must return, whatever the bytes.
+fn decode_every_way(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let owned = Value::from_slice(bytes);
+    let borrowed = ValueRef::from_slice(bytes);
+    let mut reader = Reader::new(bytes);
+    let skipped = reader.skip();
+    match (&owned, &borrowed) {
+        (Ok(owned), Ok(borrowed)) => {
+            let encoded = owned.to_vec().unwrap();
+            let mut borrowed_encoded = Vec::new();
+            borrowed.encode(&mut borrowed_encoded).unwrap();
+            prop_assert_eq!(&borrowed_encoded, &encoded);
+            prop_assert_eq!(borrowed.to_string(), owned.to_string());
+            // A decoded value always skips whole, and re-encodes stably.
+            prop_assert_eq!(skipped, Ok(()));
+            prop_assert!(reader.is_empty());
+            let again = Value::from_slice(&encoded).unwrap().to_vec().unwrap();
+            prop_assert_eq!(again, encoded);
+        }
+        (Err(owned), Err(borrowed)) => prop_assert_eq!(owned, borrowed),
+        _ => prop_assert!(false, "owned {:?} but borrowed {:?}", owned, borrowed),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn decode_inverts_encode(value in value()) {
+        let bytes = value.to_vec().unwrap();
+        prop_assert_eq!(Value::from_slice(&bytes), Ok(value));
+    }
+
+    #[test]
+    fn the_smallest_encoding_is_stable(value in value()) {
+        let bytes = value.to_vec().unwrap();
+        let again = Value::from_slice(&bytes).unwrap().to_vec().unwrap();
+        prop_assert_eq!(again, bytes);
+    }
+
+    #[test]
+    fn value_ref_decodes_the_same(value in value()) {
+        let bytes = value.to_vec().unwrap();
+        let borrowed = ValueRef::from_slice(&bytes).unwrap();
+        prop_assert_eq!(&borrowed, &value.as_value_ref());
+        prop_assert_eq!(borrowed.to_owned_value(), value.clone());
+        prop_assert_eq!(borrowed.to_string(), value.to_string());
+        let mut out = Vec::new();
+        borrowed.encode(&mut out).unwrap();
+        prop_assert_eq!(&out, &bytes);
+    }
+
+    #[test]
+    fn skip_consumes_exactly_one_value(value in value(), trailing in vec(any::<u8>(), 0..8)) {
+        let bytes = value.to_vec().unwrap();
+        let input = [&bytes[..], &trailing].concat();
+        let mut reader = Reader::new(&input);
+        prop_assert_eq!(reader.skip(), Ok(()));
+        prop_assert_eq!(reader.position(), bytes.len());
+        let mut reader = Reader::new(&input);
+        prop_assert_eq!(Value::decode(&mut reader), Ok(value));
+        prop_assert_eq!(reader.position(), bytes.len());
+    }
+
+    #[test]
+    fn every_strict_prefix_is_unexpected_eof(value in value()) {
+        let bytes = value.to_vec().unwrap();
+        for len in 0..bytes.len() {
+            let prefix = &bytes[..len];
+            let eof = Error::new(ErrorKind::UnexpectedEof, len);
+            prop_assert_eq!(Value::from_slice(prefix).err(), Some(eof));
+            prop_assert_eq!(ValueRef::from_slice(prefix).err(), Some(eof));
+            prop_assert_eq!(Reader::new(prefix).skip(), Err(eof));
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in vec(any::<u8>(), 0..512)) {
+        decode_every_way(&bytes)?;
+    }
+
+    #[test]
+    fn msgpack_like_noise_never_panics(bytes in noise()) {
+        decode_every_way(&bytes)?;
+    }
+
+    #[test]
+    fn corrupted_encodings_never_panic(
+        value in value(),
+        at in any::<prop::sample::Index>(),
+        byte in any::<u8>(),
+    ) {
+        let mut bytes = value.to_vec().unwrap();
+        let at = at.index(bytes.len());
+        bytes[at] = byte;
+        decode_every_way(&bytes)?;
+    }
+}
