@@ -331,16 +331,19 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
             }
             Family::Map => {
                 let len = self.reader.read_map_len()?;
+                // No `return` or `?` on errors without an offset here:
+                // they would leave `one_value!` before it adds the offset.
                 if len != 1 {
-                    return Err(de::Error::invalid_length(
+                    Err(de::Error::invalid_length(
                         len as usize,
                         &"a map of one entry for an enum variant",
-                    ));
+                    ))
+                } else {
+                    self.open(start, len, 2)?;
+                    let value = visitor.visit_enum(EnumAccess { de: &mut *self });
+                    self.close();
+                    value
                 }
-                self.open(start, len, 2)?;
-                let value = visitor.visit_enum(EnumAccess { de: &mut *self })?;
-                self.close();
-                Ok(value)
             }
             _ => {
                 let found = self.reader.read_token()?;

@@ -32,6 +32,9 @@
 //!
 //! The whole mapping of the serde data model is in [`Serializer`]'s docs.
 
+#[doc(hidden)]
+#[allow(missing_debug_implementations, missing_docs)]
+pub mod __private;
 mod config;
 mod de;
 mod error;
@@ -39,9 +42,11 @@ mod ext;
 mod macros;
 mod raw;
 pub mod read;
+pub mod schema;
 mod ser;
 mod stream;
 pub mod timestamp;
+mod unknown;
 mod value;
 
 use std::io;
@@ -57,7 +62,86 @@ pub use msgpack_core::{Integer, Limits, Timestamp, Value, ValueRef};
 pub use raw::RawValue;
 pub use ser::Serializer;
 pub use stream::StreamDeserializer;
+pub use unknown::UnknownFields;
 pub use value::{from_value, to_value};
+
+/// `#[derive(MsgPack)]`: `Serialize`, `Deserialize` and
+/// [`Schema`](schema::Schema) with protobuf-style field numbers.
+///
+/// In binary formats (MessagePack) a struct is a map keyed by its field
+/// numbers, `{1: 42, 2: "Ada"}`: more compact than names and as evolvable
+/// as protobuf. In human-readable formats (JSON) it uses field names, so
+/// the same type still speaks JSON. The impls are plain serde: a derived
+/// type works with every serde format and nests with non-derived types.
+///
+/// ```
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack, Debug, PartialEq)]
+/// struct Order {
+///     #[msgpack(tag = 1)] id: u64,
+///     #[msgpack(tag = 2)] customer: String,
+///     #[msgpack(tag = 3)] note: Option<String>, // None is left out
+/// }
+///
+/// let order = Order { id: 42, customer: "Ada".into(), note: None };
+/// let bytes = msgpack_serde::to_vec(&order).unwrap();
+/// assert_eq!(bytes, [0x82, 0x01, 0x2a, 0x02, 0xa3, b'A', b'd', b'a']);
+/// assert_eq!(msgpack_serde::from_slice::<Order>(&bytes).unwrap(), order);
+/// ```
+///
+/// Reading accepts a tag-keyed map, a name-keyed map or a tag-indexed
+/// array. Unknown tags are skipped (old readers accept new data); absent
+/// `Option` and defaulted fields take their default (new readers accept
+/// old data); an absent required field is an error naming the field and
+/// its tag, and a repeated field is an error.
+///
+/// # Container attributes
+///
+/// | attribute | meaning |
+/// |---|---|
+/// | `#[msgpack(array)]` | binary form is a tag-indexed array: element `n` holds the field with tag `n`, nil fills gaps, absent trailing fields are left off. Start tags at 0 for the densest output |
+/// | `#[msgpack(omit_default)]` | leave out every field equal to its `Default` (as proto3 does); absent means default |
+/// | `#[msgpack(rename_all = "camelCase")]` | field (variant) names in human-readable formats, as serde's rule names |
+/// | `#[msgpack(reserved(4, 9..=12))]` | numbers no field or variant may use (retired ones); using one is a compile error |
+/// | `#[msgpack(crate = "path")]` | where `msgpack_serde` is, when re-exported |
+///
+/// # Field attributes
+///
+/// | attribute | meaning |
+/// |---|---|
+/// | `#[msgpack(tag = N)]` | the field number; required on every field of a named struct (tuple struct fields default to their position) |
+/// | `#[msgpack(rename = "name")]` | the name in human-readable formats |
+/// | `#[msgpack(default)]`, `#[msgpack(default = "path")]` | absent takes `Default::default()` or `path()` |
+/// | `#[msgpack(omit_default)]` | leave the field out when it equals its default |
+/// | `#[msgpack(skip)]` | never written; read as its default |
+/// | `#[msgpack(with = "module")]` | serialize and deserialize through `module`, as serde's `with` |
+/// | `#[msgpack(unknown)]` | on a field of type [`UnknownFields`]: collects unknown tags and writes them back |
+///
+/// # Enums
+///
+/// Every variant carries `#[msgpack(tag = N)]`. A unit variant is the bare
+/// number; a variant with data is a one-entry map `{N: payload}` (a
+/// newtype's value, a tuple's array, a struct variant's fields by tag).
+/// A unit variant marked `#[msgpack(other)]` catches unknown numbers.
+/// Human-readable formats use variant names.
+///
+/// ```
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack, Debug, PartialEq)]
+/// enum Status {
+///     #[msgpack(tag = 1)] Pending,
+///     #[msgpack(tag = 2)] Shipped { #[msgpack(tag = 1)] carrier: String },
+///     #[msgpack(tag = 0, other)] Unknown,
+/// }
+///
+/// assert_eq!(msgpack_serde::to_vec(&Status::Pending).unwrap(), [0x01]);
+/// assert_eq!(msgpack_serde::from_slice::<Status>(&[0x07]).unwrap(), Status::Unknown);
+/// assert_eq!(serde_json::to_string(&Status::Pending).unwrap(), r#""Pending""#);
+/// ```
+#[cfg(feature = "derive")]
+pub use msgpack_derive::MsgPack;
 
 /// The wire-format layer, for token-level reading and writing.
 pub use msgpack_core as core;

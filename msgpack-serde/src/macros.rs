@@ -33,6 +33,9 @@ macro_rules! msgpack {
 macro_rules! __msgpack_internal {
     // Arrays: munch one element at a time into `[$elems,]`.
     (@array [$($elems:expr,)*]) => { ::std::vec![$($elems,)*] };
+    // Done after a last `null`, `true`, `false`, array or map, which the
+    // rules below append without a comma.
+    (@array [$($elems:expr),*]) => { ::std::vec![$($elems),*] };
     (@array [$($elems:expr,)*] null $($rest:tt)*) => {
         $crate::__msgpack_internal!(@array [$($elems,)* $crate::__msgpack_internal!(null)] $($rest)*)
     };

@@ -1,0 +1,424 @@
+//! The `Deserialize` impl: accepts a tag-keyed map, a name-keyed map or a
+//! tag-indexed array; skips (or keeps) unknown tags; fills absent fields
+//! with their defaults.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::parse_quote;
+
+use super::omits_default;
+use crate::attr::{Container, Data, Field, FieldDefault, Style, Variant};
+
+/// The container's generics with `'de` in front: `'de: 'a` for each of
+/// its lifetimes and `T: Deserialize<'de>` for each type parameter.
+fn de_generics(cont: &Container<'_>) -> syn::Generics {
+    let krate = &cont.attrs.crate_path;
+    let mut generics = cont.generics.clone();
+    let lifetimes: Vec<syn::Lifetime> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    for param in generics.type_params_mut() {
+        param
+            .bounds
+            .push(parse_quote!(#krate::__private::serde::Deserialize<'de>));
+    }
+    let mut de: syn::LifetimeParam = parse_quote!('de);
+    de.bounds.extend(lifetimes);
+    generics.params.insert(0, syn::GenericParam::Lifetime(de));
+    generics
+}
+
+pub fn expand(cont: &Container<'_>) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let ident = cont.ident;
+    let generics = de_generics(cont);
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = cont.generics.split_for_impl();
+    let body = match &cont.data {
+        Data::Struct(Style::Unit, _) => {
+            quote! {
+                __deserializer.deserialize_any(#krate::__private::serde::de::IgnoredAny)?;
+                #krate::__private::Ok(#ident)
+            }
+        }
+        Data::Struct(_, fields) => {
+            let expecting = format!("struct {ident}");
+            let visitor = fields_visitor(
+                cont,
+                &generics,
+                &format_ident!("__Visitor"),
+                fields,
+                quote!(#ident),
+                &expecting,
+            );
+            quote! {
+                #visitor
+                __deserializer.deserialize_any(__Visitor { marker: #krate::__private::PhantomData, lifetime: #krate::__private::PhantomData })
+            }
+        }
+        Data::Enum(variants) => read_enum(cont, &generics, variants),
+    };
+    quote! {
+        impl #impl_generics #krate::__private::serde::Deserialize<'de> for #ident #ty_generics #where_clause {
+            fn deserialize<__D>(__deserializer: __D) -> #krate::__private::Result<Self, __D::Error>
+            where
+                __D: #krate::__private::serde::Deserializer<'de>,
+            {
+                #body
+            }
+        }
+    }
+}
+
+/// A visitor (also a `DeserializeSeed`) that reads `fields` from a map or
+/// a tag-indexed array and builds `construct { fields }`.
+fn fields_visitor(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    visitor: &syn::Ident,
+    fields: &[Field<'_>],
+    construct: TokenStream,
+    expecting: &str,
+) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let private = quote!(#krate::__private);
+    let ident = cont.ident;
+    let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
+    let (_, container_ty, _) = cont.generics.split_for_impl();
+
+    let wire: Vec<(usize, &Field<'_>)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_wire())
+        .collect();
+    let slots: Vec<_> = wire
+        .iter()
+        .map(|(i, _)| format_ident!("__field{}", i))
+        .collect();
+    let tags: Vec<u64> = wire.iter().map(|(_, f)| f.tag()).collect();
+    let names: Vec<&str> = wire.iter().map(|(_, f)| f.name.as_str()).collect();
+    let positions: Vec<usize> = (0..wire.len()).collect();
+    let mut wrappers = Vec::new();
+    let mut slot_types = Vec::new();
+    let mut read_map = Vec::new();
+    let mut read_seq = Vec::new();
+    for (i, field) in &wire {
+        let ty = field.ty;
+        slot_types.push(quote!(#ty));
+        match &field.attrs.with {
+            Some(with) => {
+                let wrapper = format_ident!("__DeserializeWith{}", i);
+                wrappers.push(quote! {
+                    struct #wrapper #impl_generics #where_clause {
+                        value: #ty,
+                        marker: #private::PhantomData<fn() -> #ident #container_ty>,
+                        lifetime: #private::PhantomData<&'de ()>,
+                    }
+                    impl #impl_generics #private::serde::Deserialize<'de> for #wrapper #visitor_ty #where_clause {
+                        fn deserialize<__D2>(__d: __D2) -> #private::Result<Self, __D2::Error>
+                        where
+                            __D2: #private::serde::Deserializer<'de>,
+                        {
+                            #private::Ok(#wrapper {
+                                value: #with::deserialize(__d)?,
+                                marker: #private::PhantomData,
+                                lifetime: #private::PhantomData,
+                            })
+                        }
+                    }
+                });
+                read_map.push(quote!(__map.next_value::<#wrapper #visitor_ty>()?.value));
+                read_seq.push(quote!(__seq.next_element::<#private::NilOr<#wrapper #visitor_ty>>()?.map(|__v| __v.0.map(|__w| __w.value))));
+            }
+            None => {
+                read_map.push(quote!(__map.next_value::<#ty>()?));
+                read_seq
+                    .push(quote!(__seq.next_element::<#private::NilOr<#ty>>()?.map(|__v| __v.0)));
+            }
+        }
+    }
+
+    let unknown_field = fields.iter().find(|f| f.attrs.unknown.is_some());
+    let (unknown_decl, unknown_map, unknown_seq) = if unknown_field.is_some() {
+        (
+            quote!(let mut __unknown = #private::UnknownFields::new();),
+            quote! {
+                match __key.tag() {
+                    #private::Some(__tag) => __unknown.insert(__tag, __map.next_value::<#private::Value>()?),
+                    #private::None => { __map.next_value::<#private::serde::de::IgnoredAny>()?; }
+                }
+            },
+            quote! {
+                match __seq.next_element::<#private::Value>()? {
+                    #private::None => break,
+                    #private::Some(__value) => if !__value.is_nil() { __unknown.insert(__position, __value) },
+                }
+            },
+        )
+    } else {
+        (
+            quote!(),
+            quote!({ __map.next_value::<#private::serde::de::IgnoredAny>()?; }),
+            quote! {
+                if __seq.next_element::<#private::serde::de::IgnoredAny>()?.is_none() {
+                    break;
+                }
+            },
+        )
+    };
+
+    let finish = fields.iter().enumerate().map(|(i, field)| {
+        let member = &field.member;
+        let slot = format_ident!("__field{}", i);
+        let default = match &field.attrs.default {
+            FieldDefault::Path(path) => quote!(#path()),
+            _ => quote!(#private::Default::default()),
+        };
+        let value = if field.attrs.unknown.is_some() {
+            quote!(__unknown)
+        } else if field.attrs.skip {
+            default
+        } else {
+            let absent = if !matches!(field.attrs.default, FieldDefault::None)
+                || omits_default(cont, field)
+            {
+                default
+            } else if field.is_option() {
+                quote!(#private::None)
+            } else {
+                let name = &field.name;
+                let tag = field.tag();
+                quote!(return #private::Err(#private::missing_field(#name, #tag)))
+            };
+            quote!(match #slot { #private::Some(__v) => __v, #private::None => #absent })
+        };
+        quote!(#member: #value)
+    });
+    let finish: Vec<_> = finish.collect();
+
+    quote! {
+        #(#wrappers)*
+        struct #visitor #impl_generics #where_clause {
+            marker: #private::PhantomData<fn() -> #ident #container_ty>,
+            lifetime: #private::PhantomData<&'de ()>,
+        }
+
+        impl #impl_generics #private::serde::de::Visitor<'de> for #visitor #visitor_ty #where_clause {
+            type Value = #ident #container_ty;
+
+            fn expecting(&self, __f: &mut #private::Formatter<'_>) -> ::core::fmt::Result {
+                __f.write_str(#expecting)
+            }
+
+            fn visit_map<__A>(self, mut __map: __A) -> #private::Result<Self::Value, __A::Error>
+            where
+                __A: #private::serde::de::MapAccess<'de>,
+            {
+                #(let mut #slots: #private::Option<#slot_types> = #private::None;)*
+                #unknown_decl
+                while let #private::Some(__key) = __map.next_key::<#private::FieldKey<'de>>()? {
+                    match __key.index(&[#(#tags),*], &[#(#names),*]) {
+                        #(#private::Some(#positions) => {
+                            if #slots.is_some() {
+                                return #private::Err(#private::duplicate_field(#names, #tags));
+                            }
+                            #slots = #private::Some(#read_map);
+                        })*
+                        _ => #unknown_map
+                    }
+                }
+                #private::Ok(#construct { #(#finish),* })
+            }
+
+            fn visit_seq<__A>(self, mut __seq: __A) -> #private::Result<Self::Value, __A::Error>
+            where
+                __A: #private::serde::de::SeqAccess<'de>,
+            {
+                #(let mut #slots: #private::Option<#slot_types> = #private::None;)*
+                #unknown_decl
+                let mut __position: u64 = 0;
+                loop {
+                    match [#(#tags),*].iter().position(|__t| *__t == __position) {
+                        #(#private::Some(#positions) => match #read_seq {
+                            #private::None => break,
+                            #private::Some(__value) => #slots = __value,
+                        },)*
+                        _ => #unknown_seq
+                    }
+                    __position += 1;
+                }
+                #private::Ok(#construct { #(#finish),* })
+            }
+        }
+
+        impl #impl_generics #private::serde::de::DeserializeSeed<'de> for #visitor #visitor_ty #where_clause {
+            type Value = #ident #container_ty;
+
+            fn deserialize<__D2>(self, __d: __D2) -> #private::Result<Self::Value, __D2::Error>
+            where
+                __D2: #private::serde::Deserializer<'de>,
+            {
+                __d.deserialize_any(self)
+            }
+        }
+    }
+}
+
+/// An enum from a bare tag or name (unit variants) or a one-entry map
+/// from tag or name to payload.
+fn read_enum(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    variants: &[Variant<'_>],
+) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let private = quote!(#krate::__private);
+    let ident = cont.ident;
+    let enum_name = ident.to_string();
+    let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
+    let (_, container_ty, _) = cont.generics.split_for_impl();
+    let tags: Vec<u64> = variants
+        .iter()
+        .map(|v| v.attrs.tag.map_or(0, |(tag, _)| tag))
+        .collect();
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let positions: Vec<usize> = (0..variants.len()).collect();
+    let other = variants
+        .iter()
+        .find(|v| v.attrs.other.is_some())
+        .map(|v| v.ident);
+
+    let unit_arms = variants.iter().zip(&positions).map(|(variant, i)| {
+        let variant_ident = variant.ident;
+        match variant.style {
+            Style::Unit => quote!(#private::Some(#i) => #private::Ok(#ident::#variant_ident),),
+            _ => {
+                let message = format!(
+                    "variant `{}` of enum {enum_name} carries data",
+                    variant.name
+                );
+                quote!(#private::Some(#i) => #private::Err(__E::custom(#message)),)
+            }
+        }
+    });
+    let unit_arms: Vec<_> = unit_arms.collect();
+    let unit_fallback = match other {
+        Some(other) => quote!(_ => #private::Ok(#ident::#other),),
+        None => quote!(_ => #private::Err(#private::unknown_variant(&__key, #enum_name)),),
+    };
+
+    let mut variant_visitors = Vec::new();
+    let map_arms = variants.iter().zip(&positions).map(|(variant, i)| {
+        let variant_ident = variant.ident;
+        let types: Vec<_> = variant.fields.iter().map(|f| f.ty).collect();
+        match variant.style {
+            Style::Unit => quote! {
+                #private::Some(#i) => {
+                    __map.next_value::<#private::serde::de::IgnoredAny>()?;
+                    #ident::#variant_ident
+                }
+            },
+            Style::Tuple if types.len() == 1 => quote! {
+                #private::Some(#i) => #ident::#variant_ident(__map.next_value::<#(#types)*>()?),
+            },
+            Style::Tuple => {
+                let bindings: Vec<_> = (0..types.len())
+                    .map(|n| format_ident!("__f{}", n))
+                    .collect();
+                quote! {
+                    #private::Some(#i) => {
+                        let (#(#bindings,)*) = __map.next_value::<(#(#types,)*)>()?;
+                        #ident::#variant_ident(#(#bindings),*)
+                    }
+                }
+            }
+            Style::Named => {
+                let visitor = format_ident!("__VariantVisitor{}", i);
+                let expecting = format!("struct variant {enum_name}::{}", variant.ident);
+                variant_visitors.push(fields_visitor(
+                    cont,
+                    generics,
+                    &visitor,
+                    &variant.fields,
+                    quote!(#ident::#variant_ident),
+                    &expecting,
+                ));
+                quote! {
+                    #private::Some(#i) => __map.next_value_seed(#visitor {
+                        marker: #private::PhantomData,
+                        lifetime: #private::PhantomData,
+                    })?,
+                }
+            }
+        }
+    });
+    let map_arms: Vec<_> = map_arms.collect();
+    let map_fallback = match other {
+        Some(other) => quote! {
+            _ => {
+                __map.next_value::<#private::serde::de::IgnoredAny>()?;
+                #ident::#other
+            }
+        },
+        None => quote!(_ => return #private::Err(#private::unknown_variant(&__key, #enum_name)),),
+    };
+    let expecting = format!("enum {enum_name}");
+
+    quote! {
+        #(#variant_visitors)*
+        struct __EnumVisitor #impl_generics #where_clause {
+            marker: #private::PhantomData<fn() -> #ident #container_ty>,
+            lifetime: #private::PhantomData<&'de ()>,
+        }
+
+        impl #impl_generics __EnumVisitor #visitor_ty #where_clause {
+            fn unit<__E: #private::serde::de::Error>(__key: #private::FieldKey<'_>) -> #private::Result<#ident #container_ty, __E> {
+                match __key.index(&[#(#tags),*], &[#(#names),*]) {
+                    #(#unit_arms)*
+                    #unit_fallback
+                }
+            }
+        }
+
+        impl #impl_generics #private::serde::de::Visitor<'de> for __EnumVisitor #visitor_ty #where_clause {
+            type Value = #ident #container_ty;
+
+            fn expecting(&self, __f: &mut #private::Formatter<'_>) -> ::core::fmt::Result {
+                __f.write_str(#expecting)
+            }
+
+            fn visit_u64<__E: #private::serde::de::Error>(self, __tag: u64) -> #private::Result<Self::Value, __E> {
+                Self::unit(#private::FieldKey::Tag(__tag))
+            }
+
+            fn visit_i64<__E: #private::serde::de::Error>(self, __tag: i64) -> #private::Result<Self::Value, __E> {
+                match u64::try_from(__tag) {
+                    #private::Ok(__tag) => Self::unit(#private::FieldKey::Tag(__tag)),
+                    #private::Err(_) => Self::unit(#private::FieldKey::Other),
+                }
+            }
+
+            fn visit_str<__E: #private::serde::de::Error>(self, __name: &str) -> #private::Result<Self::Value, __E> {
+                Self::unit(#private::FieldKey::Name(__name.into()))
+            }
+
+            fn visit_map<__A>(self, mut __map: __A) -> #private::Result<Self::Value, __A::Error>
+            where
+                __A: #private::serde::de::MapAccess<'de>,
+            {
+                let __key = match __map.next_key::<#private::FieldKey<'de>>()? {
+                    #private::Some(__key) => __key,
+                    #private::None => return #private::Err(#private::not_one_entry(#enum_name)),
+                };
+                let __value = match __key.index(&[#(#tags),*], &[#(#names),*]) {
+                    #(#map_arms)*
+                    #map_fallback
+                };
+                if __map.next_key::<#private::serde::de::IgnoredAny>()?.is_some() {
+                    return #private::Err(#private::not_one_entry(#enum_name));
+                }
+                #private::Ok(__value)
+            }
+        }
+
+        __deserializer.deserialize_any(__EnumVisitor { marker: #private::PhantomData, lifetime: #private::PhantomData })
+    }
+}

@@ -1,0 +1,111 @@
+//! Generates the `Serialize`, `Deserialize` and `Schema` impls.
+
+mod de;
+mod ser;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::parse_quote;
+
+use crate::attr::{Container, Field};
+
+/// Everything the derive emits, in an anonymous const so helper names
+/// stay private.
+pub fn expand(cont: &Container<'_>) -> TokenStream {
+    let ser = ser::expand(cont);
+    let de = de::expand(cont);
+    let schema = crate::schema::expand(cont);
+    let asserts = omit_default_asserts(cont);
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
+        const _: () = {
+            #ser
+            #de
+            #schema
+            #asserts
+        };
+    }
+}
+
+/// The emission for a type whose attributes had errors: the errors, plus
+/// stub impls so that uses of the type do not add "trait not implemented"
+/// noise.
+pub fn expand_stubs(
+    input: &syn::DeriveInput,
+    krate: &syn::Path,
+    errors: syn::Error,
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut de_generics = input.generics.clone();
+    de_generics.params.insert(0, parse_quote!('de));
+    let (de_impl_generics, _, _) = de_generics.split_for_impl();
+    let errors = errors.to_compile_error();
+    quote! {
+        #errors
+        const _: () = {
+            impl #impl_generics #krate::__private::serde::Serialize for #ident #ty_generics #where_clause {
+                fn serialize<__S: #krate::__private::serde::Serializer>(&self, _: __S) -> #krate::__private::Result<__S::Ok, __S::Error> {
+                    unimplemented!()
+                }
+            }
+            impl #de_impl_generics #krate::__private::serde::Deserialize<'de> for #ident #ty_generics #where_clause {
+                fn deserialize<__D: #krate::__private::serde::Deserializer<'de>>(_: __D) -> #krate::__private::Result<Self, __D::Error> {
+                    unimplemented!()
+                }
+            }
+        };
+    }
+}
+
+/// `omit_default` needs `Default + PartialEq`: a call per field, spanned
+/// at the field's type, so a missing impl is reported there.
+fn omit_default_asserts(cont: &Container<'_>) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let fields: Vec<&Field<'_>> = match &cont.data {
+        crate::attr::Data::Struct(_, fields) => fields.iter().collect(),
+        crate::attr::Data::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
+    };
+    let asserts = fields
+        .iter()
+        .filter(|f| f.is_wire() && omits_default(cont, f) && !f.is_option())
+        .map(|f| {
+            let ty = f.ty;
+            quote::quote_spanned! {syn::spanned::Spanned::span(ty)=>
+                let _ = #krate::__private::assert_default_partial_eq::<#ty>;
+            }
+        });
+    let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
+    let ident = cont.ident;
+    quote! {
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[allow(dead_code)]
+            fn __msgpack_omit_default_asserts() {
+                #(#asserts)*
+            }
+        }
+    }
+}
+
+/// Whether an absent-equals-default field is left out when it is default.
+pub(crate) fn omits_default(cont: &Container<'_>, field: &Field<'_>) -> bool {
+    field.attrs.omit_default.is_some() || cont.attrs.omit_default
+}
+
+/// `generics` with `bound` on every type parameter.
+fn bounded(generics: &syn::Generics, bound: syn::TypeParamBound) -> syn::Generics {
+    let mut generics = generics.clone();
+    for param in generics.type_params_mut() {
+        param.bounds.push(bound.clone());
+    }
+    generics
+}
+
+/// `generics` with a lifetime `'__a` in front, for helper structs that
+/// borrow from the value.
+fn with_borrow(generics: &syn::Generics) -> syn::Generics {
+    let mut generics = generics.clone();
+    generics.params.insert(0, parse_quote!('__a));
+    generics
+}

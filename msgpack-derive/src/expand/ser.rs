@@ -1,0 +1,283 @@
+//! The `Serialize` impl: tag-keyed maps (or tag-indexed arrays) in binary
+//! formats, names in human-readable ones.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::parse_quote;
+
+use super::{bounded, omits_default, with_borrow};
+use crate::attr::{Container, Data, Field, Style, Variant};
+
+pub fn expand(cont: &Container<'_>) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let ident = cont.ident;
+    let generics = bounded(
+        cont.generics,
+        parse_quote!(#krate::__private::serde::Serialize),
+    );
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let body = match &cont.data {
+        Data::Struct(Style::Unit, _) => {
+            let name = ident.to_string();
+            quote!(__serializer.serialize_unit_struct(#name))
+        }
+        Data::Struct(_, fields) => {
+            let values = fields.iter().map(|f| {
+                let member = &f.member;
+                quote!(&self.#member)
+            });
+            let values: Vec<_> = values.collect();
+            write_fields(cont, &generics, fields, &values, cont.attrs.array.is_some())
+        }
+        Data::Enum(variants) => write_enum(cont, &generics, variants),
+    };
+    quote! {
+        impl #impl_generics #krate::__private::serde::Serialize for #ident #ty_generics #where_clause {
+            fn serialize<__S>(&self, __serializer: __S) -> #krate::__private::Result<__S::Ok, __S::Error>
+            where
+                __S: #krate::__private::serde::Serializer,
+            {
+                #[allow(unused_imports)]
+                use #krate::__private::serde::ser::{SerializeMap as _, SerializeSeq as _};
+                #body
+            }
+        }
+    }
+}
+
+/// Statements that write `fields` (whose values are the `&T` expressions
+/// in `values`) through `__serializer`, as a map or a tag-indexed array.
+fn write_fields(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    fields: &[Field<'_>],
+    values: &[TokenStream],
+    array: bool,
+) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let mut wrappers = Vec::new();
+    let mut wire: Vec<(&Field<'_>, TokenStream, TokenStream)> = Vec::new();
+    let mut unknown = None;
+    for (index, (field, value)) in fields.iter().zip(values).enumerate() {
+        if field.attrs.unknown.is_some() {
+            unknown = Some(value.clone());
+        }
+        if !field.is_wire() {
+            continue;
+        }
+        let present = if field.is_option() {
+            quote!((#value).is_some())
+        } else if omits_default(cont, field) {
+            quote!(!#krate::__private::is_default(#value))
+        } else {
+            quote!(true)
+        };
+        let value = match &field.attrs.with {
+            Some(with) => {
+                let (decl, value) = with_wrapper(cont, generics, field, with, index, value);
+                wrappers.push(decl);
+                value
+            }
+            None => value.clone(),
+        };
+        wire.push((field, present, value));
+    }
+
+    if array {
+        wire.sort_by_key(|(field, _, _)| field.tag());
+        let last = wire.iter().map(|(field, present, _)| {
+            let tag = field.tag();
+            quote!(if #present { __last = #krate::__private::Some(#tag); })
+        });
+        let writes = wire.iter().map(|(field, present, value)| {
+            let tag = field.tag();
+            quote! {
+                __writer.field(#tag, if #present { #krate::__private::Some(#value) } else { #krate::__private::None })?;
+            }
+        });
+        let unknown_arg = match &unknown {
+            Some(value) => quote!(#krate::__private::Some(#value)),
+            None => quote!(#krate::__private::None),
+        };
+        let map = write_map(krate, &wire, &unknown);
+        return quote! {
+            #(#wrappers)*
+            if !__serializer.is_human_readable() {
+                let mut __last: #krate::__private::Option<u64> = #krate::__private::None;
+                #(#last)*
+                let mut __writer = #krate::__private::ArrayWriter::new(__serializer, __last, #unknown_arg)?;
+                #(#writes)*
+                return __writer.end();
+            }
+            #map
+        };
+    }
+    let map = write_map(krate, &wire, &unknown);
+    quote! {
+        #(#wrappers)*
+        #map
+    }
+}
+
+/// Writes the fields as a map keyed by tag (or name).
+fn write_map(
+    krate: &syn::Path,
+    wire: &[(&Field<'_>, TokenStream, TokenStream)],
+    unknown: &Option<TokenStream>,
+) -> TokenStream {
+    let counts = wire
+        .iter()
+        .map(|(_, present, _)| quote!(+ (#present) as usize));
+    let writes = wire.iter().map(|(field, present, value)| {
+        let tag = field.tag();
+        let name = &field.name;
+        quote!(if #present { __writer.field(#tag, #name, #value)?; })
+    });
+    let (unknown_len, unknown_write) = match unknown {
+        Some(value) => (quote!(+ (#value).len()), quote!(__writer.unknown(#value)?;)),
+        None => (quote!(), quote!()),
+    };
+    quote! {
+        let __len = 0usize #(#counts)* #unknown_len;
+        let mut __writer = #krate::__private::MapWriter::new(__serializer, __len)?;
+        #(#writes)*
+        #unknown_write
+        __writer.end()
+    }
+}
+
+/// A helper type that serializes one field through its `with` module.
+fn with_wrapper(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    field: &Field<'_>,
+    with: &syn::Path,
+    index: usize,
+    value: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let krate = &cont.attrs.crate_path;
+    let ident = cont.ident;
+    let wrapper = format_ident!("__SerializeWith{}", index);
+    let ty = field.ty;
+    let (_, container_ty, _) = cont.generics.split_for_impl();
+    let borrowed = with_borrow(generics);
+    let (impl_generics, ty_generics, where_clause) = borrowed.split_for_impl();
+    let decl = quote! {
+        struct #wrapper #impl_generics #where_clause {
+            value: &'__a #ty,
+            marker: #krate::__private::PhantomData<fn() -> #ident #container_ty>,
+        }
+        impl #impl_generics #krate::__private::serde::Serialize for #wrapper #ty_generics #where_clause {
+            fn serialize<__S2>(&self, __s: __S2) -> #krate::__private::Result<__S2::Ok, __S2::Error>
+            where
+                __S2: #krate::__private::serde::Serializer,
+            {
+                #with::serialize(self.value, __s)
+            }
+        }
+    };
+    let value = quote!(&#wrapper { value: #value, marker: #krate::__private::PhantomData });
+    (decl, value)
+}
+
+/// A unit variant as its tag (its name when human-readable); any other as
+/// a one-entry map from tag (name) to payload.
+fn write_enum(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    variants: &[Variant<'_>],
+) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let ident = cont.ident;
+    let mut wrappers = Vec::new();
+    let arms = variants.iter().enumerate().map(|(index, variant)| {
+        let variant_ident = variant.ident;
+        let tag = variant.attrs.tag.map_or(0, |(tag, _)| tag);
+        let name = &variant.name;
+        let bindings: Vec<_> = (0..variant.fields.len())
+            .map(|i| format_ident!("__f{}", i))
+            .collect();
+        let (pattern, payload) = match variant.style {
+            Style::Unit => {
+                return quote! {
+                    #ident::#variant_ident => if __serializer.is_human_readable() {
+                        __serializer.serialize_str(#name)
+                    } else {
+                        __serializer.serialize_u64(#tag)
+                    }
+                };
+            }
+            Style::Tuple => {
+                let pattern = quote!(#ident::#variant_ident(#(#bindings),*));
+                let payload = if bindings.len() == 1 {
+                    quote!(__f0)
+                } else {
+                    quote!(&(#(#bindings),*))
+                };
+                (pattern, payload)
+            }
+            Style::Named => {
+                let members = variant.fields.iter().map(|f| &f.member);
+                let pattern = quote!(#ident::#variant_ident { #(#members: #bindings),* });
+                let (decl, payload) = variant_wrapper(cont, generics, variant, index, &bindings);
+                wrappers.push(decl);
+                (pattern, payload)
+            }
+        };
+        quote! {
+            #pattern => {
+                let mut __map = __serializer.serialize_map(#krate::__private::Some(1))?;
+                if __map_human_readable {
+                    __map.serialize_entry(#name, #payload)?;
+                } else {
+                    __map.serialize_entry(&#tag, #payload)?;
+                }
+                __map.end()
+            }
+        }
+    });
+    let arms: Vec<_> = arms.collect();
+    quote! {
+        #(#wrappers)*
+        let __map_human_readable = __serializer.is_human_readable();
+        match self {
+            #(#arms)*
+        }
+    }
+}
+
+/// A helper type holding references to a struct variant's fields, that
+/// serializes them as a struct body.
+fn variant_wrapper(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    variant: &Variant<'_>,
+    index: usize,
+    bindings: &[syn::Ident],
+) -> (TokenStream, TokenStream) {
+    let krate = &cont.attrs.crate_path;
+    let ident = cont.ident;
+    let wrapper = format_ident!("__Variant{}", index);
+    let (_, container_ty, _) = cont.generics.split_for_impl();
+    let borrowed = with_borrow(generics);
+    let (impl_generics, ty_generics, where_clause) = borrowed.split_for_impl();
+    let types = variant.fields.iter().map(|f| f.ty);
+    let values: Vec<_> = bindings.iter().map(|b| quote!(self.#b)).collect();
+    let body = write_fields(cont, generics, &variant.fields, &values, false);
+    let decl = quote! {
+        struct #wrapper #impl_generics #where_clause {
+            #(#bindings: &'__a #types,)*
+            marker: #krate::__private::PhantomData<fn() -> #ident #container_ty>,
+        }
+        impl #impl_generics #krate::__private::serde::Serialize for #wrapper #ty_generics #where_clause {
+            fn serialize<__S>(&self, __serializer: __S) -> #krate::__private::Result<__S::Ok, __S::Error>
+            where
+                __S: #krate::__private::serde::Serializer,
+            {
+                #body
+            }
+        }
+    };
+    let payload = quote!(&#wrapper { #(#bindings,)* marker: #krate::__private::PhantomData });
+    (decl, payload)
+}

@@ -1,0 +1,100 @@
+//! The `Schema` and `Describe` impls: the type's wire description as data.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::attr::{Container, Data, Field, FieldDefault, Style};
+use crate::expand::omits_default;
+
+pub fn expand(cont: &Container<'_>) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let schema = quote!(#krate::__private::schema);
+    let ident = cont.ident;
+    let name = ident.to_string();
+    let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
+    let reserved = cont
+        .attrs
+        .reserved
+        .iter()
+        .map(|(low, high)| quote!((#low, #high)));
+    let reserved = quote!(::std::vec![#((#reserved)),*]);
+    let definition = match &cont.data {
+        Data::Struct(_, fields) => {
+            let layout = if cont.attrs.array.is_some() {
+                quote!(Array)
+            } else {
+                quote!(Map)
+            };
+            let fields = field_defs(cont, fields);
+            quote! {
+                #schema::TypeDef::Struct { layout: #schema::Layout::#layout, fields: #fields, reserved: #reserved }
+            }
+        }
+        Data::Enum(variants) => {
+            let variants = variants.iter().map(|variant| {
+                let name = &variant.name;
+                let tag = variant.attrs.tag.map_or(0, |(tag, _)| tag);
+                let other = variant.attrs.other.is_some();
+                let shapes: Vec<_> = variant.fields.iter().map(|f| shape_of(&schema, f.ty)).collect();
+                let payload = match variant.style {
+                    Style::Unit => quote!(#schema::Payload::Unit),
+                    Style::Tuple if shapes.len() == 1 => quote!(#schema::Payload::Newtype(#(#shapes)*)),
+                    Style::Tuple => quote!(#schema::Payload::Tuple(::std::vec![#(#shapes),*])),
+                    Style::Named => {
+                        let fields = field_defs(cont, &variant.fields);
+                        quote!(#schema::Payload::Struct(#fields))
+                    }
+                };
+                quote! {
+                    #schema::VariantDef { name: #name.into(), tag: #tag, payload: #payload, other: #other }
+                }
+            });
+            quote! {
+                #schema::TypeDef::Enum { variants: ::std::vec![#(#variants),*], reserved: #reserved }
+            }
+        }
+    };
+    quote! {
+        impl #impl_generics #schema::Schema for #ident #ty_generics #where_clause {
+            const NAME: &'static str = #name;
+
+            fn definition(__registry: &mut #schema::Registry) -> #schema::TypeDef {
+                #[allow(unused_imports)]
+                use #schema::{ViaDescribe as _, ViaTypeName as _};
+                #definition
+            }
+        }
+
+        impl #impl_generics #schema::Describe for #ident #ty_generics #where_clause {
+            fn shape(__registry: &mut #schema::Registry) -> #schema::Shape {
+                __registry.named::<Self>()
+            }
+        }
+    }
+}
+
+/// The shape of `ty`, found at run time by autoref specialization.
+fn shape_of(schema: &TokenStream, ty: &syn::Type) -> TokenStream {
+    quote!((&&#schema::Probe::<#ty>::new()).shape(__registry))
+}
+
+fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let schema = quote!(#krate::__private::schema);
+    let defs = fields.iter().filter(|f| f.is_wire()).map(|field| {
+        let name = &field.name;
+        let tag = field.tag();
+        let shape = shape_of(&schema, field.ty);
+        let presence = if field.is_option() {
+            quote!(Optional)
+        } else if !matches!(field.attrs.default, FieldDefault::None) || omits_default(cont, field) {
+            quote!(Default)
+        } else {
+            quote!(Required)
+        };
+        quote! {
+            #schema::FieldDef { name: #name.into(), tag: #tag, shape: #shape, presence: #schema::Presence::#presence }
+        }
+    });
+    quote!(::std::vec![#(#defs),*])
+}

@@ -1,0 +1,266 @@
+//! Helpers that `#[derive(MsgPack)]` code calls. Not public API: names
+//! and signatures may change in any release.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::iter::Peekable;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+pub use crate::schema;
+pub use crate::{UnknownFields, Value};
+pub use serde;
+pub use std::marker::PhantomData;
+pub use std::option::Option::{self, None, Some};
+pub use std::result::Result::{self, Err, Ok};
+pub use std::{default::Default, fmt::Formatter};
+
+/// Whether `value` equals its type's default, for `omit_default`.
+#[inline]
+pub fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// Checks at compile time that an `omit_default` field's type can be
+/// compared with its default.
+pub fn assert_default_partial_eq<T: Default + PartialEq>() {}
+
+/// Writes the fields of a struct as a map: keyed by tag in binary
+/// formats, by name in human-readable ones.
+pub struct MapWriter<M> {
+    map: M,
+    human_readable: bool,
+}
+
+impl<M: SerializeMap> MapWriter<M> {
+    #[inline]
+    pub fn new<S: Serializer<SerializeMap = M>>(
+        serializer: S,
+        len: usize,
+    ) -> Result<Self, S::Error> {
+        let human_readable = serializer.is_human_readable();
+        Ok(MapWriter {
+            map: serializer.serialize_map(Some(len))?,
+            human_readable,
+        })
+    }
+
+    #[inline]
+    pub fn field<T: ?Sized + Serialize>(
+        &mut self,
+        tag: u64,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), M::Error> {
+        if self.human_readable {
+            self.map.serialize_entry(name, value)
+        } else {
+            self.map.serialize_entry(&tag, value)
+        }
+    }
+
+    /// Writes back the fields this version did not know.
+    pub fn unknown(&mut self, fields: &UnknownFields) -> Result<(), M::Error> {
+        fields
+            .iter()
+            .try_for_each(|(tag, value)| self.map.serialize_entry(&tag, value))
+    }
+
+    #[inline]
+    pub fn end(self) -> Result<M::Ok, M::Error> {
+        self.map.end()
+    }
+}
+
+/// Writes the fields of a `#[msgpack(array)]` struct as a tag-indexed
+/// array: element `n` holds the field with tag `n`, nil fills the gaps,
+/// and the array ends with the last field present.
+pub struct ArrayWriter<'u, S> {
+    seq: S,
+    /// The next position to write.
+    next: u64,
+    /// The array length.
+    len: u64,
+    unknown: Peekable<Box<dyn Iterator<Item = (u64, &'u Value)> + 'u>>,
+}
+
+impl<'u, S: SerializeSeq> ArrayWriter<'u, S> {
+    /// `last_present` is the largest tag of a field that is present.
+    #[inline]
+    pub fn new<Ser: Serializer<SerializeSeq = S>>(
+        serializer: Ser,
+        last_present: Option<u64>,
+        unknown: Option<&'u UnknownFields>,
+    ) -> Result<Self, Ser::Error> {
+        let last_unknown = unknown.and_then(UnknownFields::last_tag);
+        let len = last_present.max(last_unknown).map_or(0, |tag| tag + 1);
+        let unknown: Box<dyn Iterator<Item = (u64, &'u Value)> + 'u> = match unknown {
+            Some(fields) => Box::new(fields.iter()),
+            None => Box::new(std::iter::empty()),
+        };
+        let size = usize::try_from(len)
+            .map_err(|_| serde::ser::Error::custom("array field tag too large"))?;
+        Ok(ArrayWriter {
+            seq: serializer.serialize_seq(Some(size))?,
+            next: 0,
+            len,
+            unknown: unknown.peekable(),
+        })
+    }
+
+    /// Fills positions up to `tag` with unknown fields or nil.
+    fn fill_to(&mut self, tag: u64) -> Result<(), S::Error> {
+        while self.next < tag.min(self.len) {
+            match self.unknown.next_if(|(t, _)| *t == self.next) {
+                Some((_, value)) => self.seq.serialize_element(value)?,
+                None => self.seq.serialize_element(&())?,
+            }
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// Writes the field with `tag`: its value, or nil when absent.
+    #[inline]
+    pub fn field<T: ?Sized + Serialize>(
+        &mut self,
+        tag: u64,
+        value: Option<&T>,
+    ) -> Result<(), S::Error> {
+        if tag >= self.len {
+            return Ok(());
+        }
+        self.fill_to(tag)?;
+        match value {
+            Some(value) => self.seq.serialize_element(value)?,
+            None => self.seq.serialize_element(&())?,
+        }
+        self.next = tag + 1;
+        Ok(())
+    }
+
+    #[inline]
+    pub fn end(mut self) -> Result<S::Ok, S::Error> {
+        self.fill_to(self.len)?;
+        self.seq.end()
+    }
+}
+
+/// A map key or array position as a derived type reads it: a tag in
+/// binary formats, a name in human-readable ones (or from other writers).
+pub enum FieldKey<'de> {
+    Tag(u64),
+    Name(Cow<'de, str>),
+    /// A negative integer or a key of another type: never a field.
+    Other,
+}
+
+impl FieldKey<'_> {
+    /// The position of this key's field in `tags` / `names`.
+    #[inline]
+    pub fn index(&self, tags: &[u64], names: &[&str]) -> Option<usize> {
+        match self {
+            FieldKey::Tag(tag) => tags.iter().position(|t| t == tag),
+            FieldKey::Name(name) => names.iter().position(|n| *n == name),
+            FieldKey::Other => None,
+        }
+    }
+
+    /// The tag, if this key is one.
+    #[inline]
+    pub fn tag(&self) -> Option<u64> {
+        match self {
+            FieldKey::Tag(tag) => Some(*tag),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for FieldKey<'de> {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = FieldKey<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a field number or name")
+            }
+
+            fn visit_u64<E>(self, tag: u64) -> Result<FieldKey<'de>, E> {
+                Ok(FieldKey::Tag(tag))
+            }
+
+            fn visit_i64<E>(self, n: i64) -> Result<FieldKey<'de>, E> {
+                Ok(u64::try_from(n).map_or(FieldKey::Other, FieldKey::Tag))
+            }
+
+            fn visit_borrowed_str<E>(self, name: &'de str) -> Result<FieldKey<'de>, E> {
+                Ok(FieldKey::Name(Cow::Borrowed(name)))
+            }
+
+            fn visit_str<E>(self, name: &str) -> Result<FieldKey<'de>, E> {
+                Ok(FieldKey::Name(Cow::Owned(name.to_owned())))
+            }
+
+            fn visit_string<E>(self, name: String) -> Result<FieldKey<'de>, E> {
+                Ok(FieldKey::Name(Cow::Owned(name)))
+            }
+
+            fn visit_bytes<E>(self, name: &[u8]) -> Result<FieldKey<'de>, E> {
+                Ok(std::str::from_utf8(name).map_or(FieldKey::Other, |n| {
+                    FieldKey::Name(Cow::Owned(n.to_owned()))
+                }))
+            }
+        }
+
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// A field read from a tag-indexed array, where nil marks a gap: `None`
+/// for nil, else the value.
+pub struct NilOr<T>(pub Option<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for NilOr<T> {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Option::<T>::deserialize(deserializer).map(NilOr)
+    }
+}
+
+/// The error for a required field that is absent.
+#[cold]
+pub fn missing_field<E: de::Error>(name: &'static str, tag: u64) -> E {
+    E::custom(format_args!("missing field `{name}` (tag {tag})"))
+}
+
+/// The error for a field that appears twice.
+#[cold]
+pub fn duplicate_field<E: de::Error>(name: &'static str, tag: u64) -> E {
+    E::custom(format_args!("duplicate field `{name}` (tag {tag})"))
+}
+
+/// The error for a variant tag or name that no variant has.
+#[cold]
+pub fn unknown_variant<E: de::Error>(key: &FieldKey<'_>, enum_name: &'static str) -> E {
+    match key {
+        FieldKey::Tag(tag) => E::custom(format_args!(
+            "unknown variant tag {tag} of enum {enum_name}"
+        )),
+        FieldKey::Name(name) => {
+            E::custom(format_args!("unknown variant `{name}` of enum {enum_name}"))
+        }
+        FieldKey::Other => E::custom(format_args!("invalid variant key of enum {enum_name}")),
+    }
+}
+
+/// The error for an enum encoded as a map of other than one entry.
+#[cold]
+pub fn not_one_entry<E: de::Error>(enum_name: &'static str) -> E {
+    E::custom(format_args!(
+        "expected a map of one entry for enum {enum_name}"
+    ))
+}

@@ -1,0 +1,576 @@
+//! What `#[derive(MsgPack)]` types look like on the wire, as data: a
+//! schema document to commit next to the code (like a `.proto` file), and
+//! a check that a new version still reads and writes what the old one did.
+//!
+//! ```
+//! use msgpack_serde::schema::{check_compatible, Schema};
+//! use msgpack_serde::MsgPack;
+//!
+//! mod v1 {
+//!     #[derive(msgpack_serde::MsgPack)]
+//!     pub struct Order {
+//!         #[msgpack(tag = 1)] pub id: u64,
+//!         #[msgpack(tag = 2)] pub note: Option<String>,
+//!     }
+//! }
+//! mod v2 {
+//!     #[derive(msgpack_serde::MsgPack)]
+//!     #[msgpack(reserved(2))]
+//!     pub struct Order {
+//!         #[msgpack(tag = 1)] pub id: u64,
+//!         #[msgpack(tag = 3)] pub customer: String, // new and required: breaks old writers
+//!     }
+//! }
+//!
+//! let report = check_compatible(&v1::Order::schema(), &v2::Order::schema());
+//! assert_eq!(
+//!     report.to_string(),
+//!     "Order: new field `customer` (tag 3) is required, but older writers do not send it\n"
+//! );
+//! ```
+
+use std::any::type_name;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+
+/// A type described by `#[derive(MsgPack)]`.
+pub trait Schema {
+    /// The type's name in schema documents.
+    const NAME: &'static str;
+
+    /// The type's definition; nested derived types go into `registry`.
+    fn definition(registry: &mut Registry) -> TypeDef;
+
+    /// The schema document of this type and every derived type it uses.
+    fn schema() -> SchemaDocument
+    where
+        Self: Sized,
+    {
+        let mut registry = Registry::default();
+        registry.named::<Self>();
+        SchemaDocument {
+            root: Self::NAME.to_string(),
+            types: registry.types,
+        }
+    }
+}
+
+/// A whole schema: a root type and the definitions of every derived type
+/// reachable from it. Serializes to JSON (or MessagePack) to be committed
+/// and compared later.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SchemaDocument {
+    /// The name of the type the document describes.
+    pub root: String,
+    /// Every derived type by name.
+    pub types: BTreeMap<String, TypeDef>,
+}
+
+/// The definition of one derived type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeDef {
+    /// A struct: its fields by tag.
+    Struct {
+        /// `map` (keyed by tag) or `array` (indexed by tag).
+        layout: Layout,
+        /// The fields written on the wire.
+        fields: Vec<FieldDef>,
+        /// Tags that must never be used again, as inclusive ranges.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reserved: Vec<(u64, u64)>,
+    },
+    /// An enum: its variants by tag.
+    Enum {
+        /// The variants.
+        variants: Vec<VariantDef>,
+        /// Tags that must never be used again, as inclusive ranges.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reserved: Vec<(u64, u64)>,
+    },
+}
+
+/// How a struct is laid out in binary formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// A map keyed by tag.
+    Map,
+    /// An array indexed by tag.
+    Array,
+}
+
+/// One field of a struct or struct variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldDef {
+    /// The field's name in human-readable formats.
+    pub name: String,
+    /// The field number.
+    pub tag: u64,
+    /// The shape of the field's type.
+    pub shape: Shape,
+    /// What happens when the field is absent.
+    pub presence: Presence,
+}
+
+/// What a reader does when a field is absent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Presence {
+    /// Absent is an error.
+    Required,
+    /// An `Option`: absent is `None`.
+    Optional,
+    /// Absent takes a default value.
+    Default,
+}
+
+/// One variant of an enum.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariantDef {
+    /// The variant's name in human-readable formats.
+    pub name: String,
+    /// The variant number.
+    pub tag: u64,
+    /// What the variant carries.
+    pub payload: Payload,
+    /// Whether it catches unknown tags (`#[msgpack(other)]`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub other: bool,
+}
+
+/// What an enum variant carries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Payload {
+    /// Nothing: the variant is its tag.
+    Unit,
+    /// One value.
+    Newtype(Shape),
+    /// Several values, as an array.
+    Tuple(Vec<Shape>),
+    /// Fields by tag, as a struct.
+    Struct(Vec<FieldDef>),
+}
+
+/// The shape of a field's type, as far as the wire is concerned: all
+/// integer widths are `int`, all string types `str`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shape {
+    /// `bool`
+    Bool,
+    /// any integer type
+    Int,
+    /// `f32`, `f64`
+    Float,
+    /// `String`, `&str`, `char`, ...
+    Str,
+    /// `Vec<T>`, `[T; N]`, sets, ...
+    Array(Box<Shape>),
+    /// `HashMap<K, V>`, `BTreeMap<K, V>`
+    Map(Box<Shape>, Box<Shape>),
+    /// `Option<T>`
+    Optional(Box<Shape>),
+    /// a tuple
+    Tuple(Vec<Shape>),
+    /// [`Value`](crate::Value): anything
+    Value,
+    /// [`Timestamp`](crate::Timestamp)
+    Timestamp,
+    /// a derived type, by name (its definition is in the document)
+    Named(String),
+    /// a type without a schema, by its Rust type name
+    Other(String),
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shape::Bool => f.write_str("bool"),
+            Shape::Int => f.write_str("int"),
+            Shape::Float => f.write_str("float"),
+            Shape::Str => f.write_str("str"),
+            Shape::Array(item) => write!(f, "[{item}]"),
+            Shape::Map(key, value) => write!(f, "{{{key}: {value}}}"),
+            Shape::Optional(inner) => write!(f, "{inner}?"),
+            Shape::Tuple(items) => {
+                f.write_str("(")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str(")")
+            }
+            Shape::Value => f.write_str("any"),
+            Shape::Timestamp => f.write_str("timestamp"),
+            Shape::Named(name) => f.write_str(name),
+            Shape::Other(name) => write!(f, "`{name}`"),
+        }
+    }
+}
+
+/// Collects the definitions of derived types while a schema is built.
+#[derive(Debug, Default)]
+pub struct Registry {
+    types: BTreeMap<String, TypeDef>,
+}
+
+impl Registry {
+    /// Defines `T` (once; recursion is fine) and returns its shape.
+    pub fn named<T: Schema + ?Sized>(&mut self) -> Shape {
+        if !self.types.contains_key(T::NAME) {
+            // A placeholder first, so a type that contains itself stops here.
+            let placeholder = TypeDef::Struct {
+                layout: Layout::Map,
+                fields: Vec::new(),
+                reserved: Vec::new(),
+            };
+            self.types.insert(T::NAME.to_string(), placeholder);
+            let definition = T::definition(self);
+            self.types.insert(T::NAME.to_string(), definition);
+        }
+        Shape::Named(T::NAME.to_string())
+    }
+}
+
+/// Types with a known wire shape.
+pub trait Describe {
+    /// The shape; derived types register their definition.
+    fn shape(registry: &mut Registry) -> Shape;
+}
+
+macro_rules! describe {
+    ($shape:expr => $($ty:ty),*) => {$(
+        impl Describe for $ty {
+            fn shape(_: &mut Registry) -> Shape {
+                $shape
+            }
+        }
+    )*};
+}
+
+describe!(Shape::Bool => bool);
+describe!(Shape::Int => u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+describe!(Shape::Float => f32, f64);
+describe!(Shape::Str => String, str, char);
+describe!(Shape::Value => crate::Value);
+describe!(Shape::Timestamp => crate::Timestamp);
+
+impl Describe for std::borrow::Cow<'_, str> {
+    fn shape(_: &mut Registry) -> Shape {
+        Shape::Str
+    }
+}
+
+impl<T: Describe> Describe for Option<T> {
+    fn shape(registry: &mut Registry) -> Shape {
+        Shape::Optional(Box::new(T::shape(registry)))
+    }
+}
+
+macro_rules! describe_wrapper {
+    ($($wrapper:ident)::*) => {
+        impl<T: Describe + ?Sized> Describe for $($wrapper)::*<T> {
+            fn shape(registry: &mut Registry) -> Shape {
+                T::shape(registry)
+            }
+        }
+    };
+}
+
+describe_wrapper!(Box);
+describe_wrapper!(std::rc::Rc);
+describe_wrapper!(std::sync::Arc);
+
+impl<T: Describe + ?Sized> Describe for &T {
+    fn shape(registry: &mut Registry) -> Shape {
+        T::shape(registry)
+    }
+}
+
+macro_rules! describe_seq {
+    ($($seq:ident),*) => {$(
+        impl<T: Describe> Describe for $seq<T> {
+            fn shape(registry: &mut Registry) -> Shape {
+                Shape::Array(Box::new(T::shape(registry)))
+            }
+        }
+    )*};
+}
+
+describe_seq!(Vec, VecDeque, BTreeSet);
+
+impl<T: Describe, S> Describe for HashSet<T, S> {
+    fn shape(registry: &mut Registry) -> Shape {
+        Shape::Array(Box::new(T::shape(registry)))
+    }
+}
+
+impl<T: Describe> Describe for [T] {
+    fn shape(registry: &mut Registry) -> Shape {
+        Shape::Array(Box::new(T::shape(registry)))
+    }
+}
+
+impl<T: Describe, const N: usize> Describe for [T; N] {
+    fn shape(registry: &mut Registry) -> Shape {
+        Shape::Array(Box::new(T::shape(registry)))
+    }
+}
+
+impl<K: Describe, V: Describe> Describe for BTreeMap<K, V> {
+    fn shape(registry: &mut Registry) -> Shape {
+        Shape::Map(Box::new(K::shape(registry)), Box::new(V::shape(registry)))
+    }
+}
+
+impl<K: Describe, V: Describe, S> Describe for HashMap<K, V, S> {
+    fn shape(registry: &mut Registry) -> Shape {
+        Shape::Map(Box::new(K::shape(registry)), Box::new(V::shape(registry)))
+    }
+}
+
+macro_rules! describe_tuple {
+    ($($name:ident)+) => {
+        impl<$($name: Describe),+> Describe for ($($name,)+) {
+            fn shape(registry: &mut Registry) -> Shape {
+                Shape::Tuple(vec![$($name::shape(registry)),+])
+            }
+        }
+    };
+}
+
+describe_tuple!(A B);
+describe_tuple!(A B C);
+describe_tuple!(A B C D);
+
+/// Finds a field type's shape from generated code: the [`Describe`] impl
+/// when the type has one, else the Rust type name (autoref specialization:
+/// `(&&Probe::<T>::new()).shape(registry)`).
+#[doc(hidden)]
+#[allow(missing_debug_implementations)]
+pub struct Probe<T: ?Sized>(PhantomData<T>);
+
+impl<T: ?Sized> Probe<T> {
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+#[doc(hidden)]
+pub trait ViaDescribe {
+    fn shape(&self, registry: &mut Registry) -> Shape;
+}
+
+impl<T: Describe + ?Sized> ViaDescribe for &&Probe<T> {
+    fn shape(&self, registry: &mut Registry) -> Shape {
+        T::shape(registry)
+    }
+}
+
+#[doc(hidden)]
+pub trait ViaTypeName {
+    fn shape(&self, registry: &mut Registry) -> Shape;
+}
+
+impl<T: ?Sized> ViaTypeName for &Probe<T> {
+    fn shape(&self, _: &mut Registry) -> Shape {
+        Shape::Other(type_name::<T>().to_string())
+    }
+}
+
+/// The breaking changes between two versions of a schema.
+///
+/// `Display` prints one change a line, each with the type it is in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompatibilityReport {
+    /// Each breaking change, as `(type name, reason)`.
+    pub breaking: Vec<(String, String)>,
+}
+
+impl CompatibilityReport {
+    /// Whether the new version reads what the old one wrote and the other
+    /// way round.
+    pub fn is_compatible(&self) -> bool {
+        self.breaking.is_empty()
+    }
+
+    fn push(&mut self, ty: &str, reason: String) {
+        self.breaking.push((ty.to_string(), reason));
+    }
+}
+
+impl fmt::Display for CompatibilityReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.breaking
+            .iter()
+            .try_for_each(|(ty, reason)| writeln!(f, "{ty}: {reason}"))
+    }
+}
+
+/// Every change from `old` to `new` that breaks old readers of new data or
+/// new readers of old data:
+///
+/// - a tag reused with another type (or a field or variant kind changed);
+/// - a removed field or variant whose tag is not reserved;
+/// - a new required field;
+/// - a field that turned required;
+/// - a variant whose tag changed;
+/// - a type that changed from struct to enum or back.
+///
+/// New optional or defaulted fields, new variants, and renames that keep
+/// the tag are compatible.
+pub fn check_compatible(old: &SchemaDocument, new: &SchemaDocument) -> CompatibilityReport {
+    let mut report = CompatibilityReport::default();
+    for (name, old_def) in &old.types {
+        let Some(new_def) = new.types.get(name) else {
+            continue;
+        };
+        match (old_def, new_def) {
+            (
+                TypeDef::Struct {
+                    fields: old_fields, ..
+                },
+                TypeDef::Struct {
+                    fields: new_fields,
+                    reserved,
+                    ..
+                },
+            ) => check_fields(&mut report, name, old_fields, new_fields, reserved),
+            (
+                TypeDef::Enum {
+                    variants: old_variants,
+                    ..
+                },
+                TypeDef::Enum {
+                    variants: new_variants,
+                    reserved,
+                },
+            ) => check_variants(&mut report, name, old_variants, new_variants, reserved),
+            _ => report.push(name, "changed between struct and enum".to_string()),
+        }
+    }
+    report
+}
+
+fn is_reserved(reserved: &[(u64, u64)], tag: u64) -> bool {
+    reserved
+        .iter()
+        .any(|&(low, high)| (low..=high).contains(&tag))
+}
+
+/// The shape with an outer `Option` removed: optionality is the field's
+/// presence, checked on its own.
+fn unwrap_optional(shape: &Shape) -> &Shape {
+    match shape {
+        Shape::Optional(inner) => inner,
+        other => other,
+    }
+}
+
+fn check_fields(
+    report: &mut CompatibilityReport,
+    ty: &str,
+    old: &[FieldDef],
+    new: &[FieldDef],
+    reserved: &[(u64, u64)],
+) {
+    for old_field in old {
+        match new.iter().find(|f| f.tag == old_field.tag) {
+            Some(new_field) => {
+                let (old_shape, new_shape) = (unwrap_optional(&old_field.shape), unwrap_optional(&new_field.shape));
+                if old_shape != new_shape {
+                    report.push(
+                        ty,
+                        format!(
+                            "tag {} reused with another type: field `{}` was {old_shape}, field `{}` is {new_shape}",
+                            old_field.tag, old_field.name, new_field.name
+                        ),
+                    );
+                }
+                if old_field.presence != Presence::Required && new_field.presence == Presence::Required {
+                    report.push(
+                        ty,
+                        format!(
+                            "field `{}` (tag {}) turned required, but older writers may leave it out",
+                            new_field.name, new_field.tag
+                        ),
+                    );
+                }
+            }
+            None if !is_reserved(reserved, old_field.tag) => report.push(
+                ty,
+                format!(
+                    "field `{}` (tag {}) was removed without reserving its tag: reserve it with #[msgpack(reserved({}))]",
+                    old_field.name, old_field.tag, old_field.tag
+                ),
+            ),
+            None => {}
+        }
+    }
+    for new_field in new.iter().filter(|f| f.presence == Presence::Required) {
+        if !old.iter().any(|f| f.tag == new_field.tag) {
+            report.push(
+                ty,
+                format!(
+                    "new field `{}` (tag {}) is required, but older writers do not send it",
+                    new_field.name, new_field.tag
+                ),
+            );
+        }
+    }
+}
+
+fn check_variants(
+    report: &mut CompatibilityReport,
+    ty: &str,
+    old: &[VariantDef],
+    new: &[VariantDef],
+    reserved: &[(u64, u64)],
+) {
+    for old_variant in old {
+        if let Some(new_variant) = new.iter().find(|v| v.name == old_variant.name) {
+            if new_variant.tag != old_variant.tag {
+                report.push(
+                    ty,
+                    format!(
+                        "variant `{}` changed tag from {} to {}",
+                        old_variant.name, old_variant.tag, new_variant.tag
+                    ),
+                );
+                continue;
+            }
+        }
+        match new.iter().find(|v| v.tag == old_variant.tag) {
+            Some(new_variant) => match (&old_variant.payload, &new_variant.payload) {
+                (Payload::Struct(old_fields), Payload::Struct(new_fields)) => {
+                    let scope = format!("{ty}::{}", new_variant.name);
+                    check_fields(report, &scope, old_fields, new_fields, &[]);
+                }
+                (old_payload, new_payload) if old_payload != new_payload => report.push(
+                    ty,
+                    format!(
+                        "tag {} reused with another payload: variant `{}` became `{}`",
+                        old_variant.tag, old_variant.name, new_variant.name
+                    ),
+                ),
+                _ => {}
+            },
+            None if !is_reserved(reserved, old_variant.tag) => report.push(
+                ty,
+                format!(
+                    "variant `{}` (tag {}) was removed without reserving its tag",
+                    old_variant.name, old_variant.tag
+                ),
+            ),
+            None => {}
+        }
+    }
+}

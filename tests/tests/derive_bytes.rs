@@ -1,0 +1,187 @@
+//! Exact bytes of derived structs and enums, in map and array form, and
+//! their JSON (names) through serde_json.
+
+use msgpack_serde::{MsgPack, UnknownFields};
+
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+struct Order {
+    #[msgpack(tag = 1)]
+    id: u64,
+    #[msgpack(tag = 2)]
+    customer: String,
+    #[msgpack(tag = 3)]
+    note: Option<String>,
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+#[msgpack(array)]
+struct Point {
+    #[msgpack(tag = 0)]
+    x: i32,
+    #[msgpack(tag = 2)]
+    z: Option<i32>,
+    #[msgpack(tag = 3)]
+    label: Option<String>,
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+enum Status {
+    #[msgpack(tag = 1)]
+    Pending,
+    #[msgpack(tag = 2)]
+    Shipped(String),
+    #[msgpack(tag = 3)]
+    Moved {
+        #[msgpack(tag = 1)]
+        from: u8,
+        #[msgpack(tag = 2)]
+        to: u8,
+    },
+    #[msgpack(tag = 4)]
+    Pair(u8, bool),
+    #[msgpack(tag = 0, other)]
+    Unknown,
+}
+
+#[track_caller]
+fn check<T>(value: &T, bytes: &[u8])
+where
+    T: serde::Serialize + for<'de> serde::Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    assert_eq!(msgpack_serde::to_vec(value).unwrap(), bytes);
+    assert_eq!(&msgpack_serde::from_slice::<T>(bytes).unwrap(), value);
+}
+
+#[test]
+fn struct_is_a_map_keyed_by_tag_without_none_fields() {
+    let order = Order {
+        id: 42,
+        customer: "Ada".into(),
+        note: None,
+    };
+    check(&order, &[0x82, 0x01, 0x2a, 0x02, 0xa3, b'A', b'd', b'a']);
+    let order = Order {
+        note: Some("x".into()),
+        ..order
+    };
+    check(
+        &order,
+        &[
+            0x83, 0x01, 0x2a, 0x02, 0xa3, b'A', b'd', b'a', 0x03, 0xa1, b'x',
+        ],
+    );
+}
+
+#[test]
+fn struct_speaks_json_by_name() {
+    let order = Order {
+        id: 42,
+        customer: "Ada".into(),
+        note: None,
+    };
+    let json = serde_json::to_string(&order).unwrap();
+    assert_eq!(json, r#"{"id":42,"customer":"Ada"}"#);
+    assert_eq!(serde_json::from_str::<Order>(&json).unwrap(), order);
+}
+
+#[test]
+fn array_form_is_tag_indexed_with_nil_gaps_and_no_trailing_absent() {
+    check(
+        &Point {
+            x: 1,
+            z: None,
+            label: None,
+        },
+        &[0x91, 0x01],
+    );
+    check(
+        &Point {
+            x: 1,
+            z: Some(3),
+            label: None,
+        },
+        &[0x93, 0x01, 0xc0, 0x03],
+    );
+    check(
+        &Point {
+            x: -1,
+            z: None,
+            label: Some("a".into()),
+        },
+        &[0x94, 0xff, 0xc0, 0xc0, 0xa1, b'a'],
+    );
+}
+
+#[test]
+fn enums_are_tags_or_one_entry_maps() {
+    check(&Status::Pending, &[0x01]);
+    check(&Status::Shipped("x".into()), &[0x81, 0x02, 0xa1, b'x']);
+    check(
+        &Status::Moved { from: 1, to: 2 },
+        &[0x81, 0x03, 0x82, 0x01, 0x01, 0x02, 0x02],
+    );
+    check(&Status::Pair(7, true), &[0x81, 0x04, 0x92, 0x07, 0xc3]);
+    assert_eq!(
+        msgpack_serde::from_slice::<Status>(&[0x09]).unwrap(),
+        Status::Unknown
+    );
+    assert_eq!(
+        msgpack_serde::from_slice::<Status>(&[0x81, 0x09, 0x90]).unwrap(),
+        Status::Unknown
+    );
+    assert_eq!(
+        serde_json::to_string(&Status::Pending).unwrap(),
+        r#""Pending""#
+    );
+    assert_eq!(
+        serde_json::to_string(&Status::Moved { from: 1, to: 2 }).unwrap(),
+        r#"{"Moved":{"from":1,"to":2}}"#
+    );
+}
+
+#[test]
+fn reads_name_keyed_maps_and_tag_indexed_arrays() {
+    let order = Order {
+        id: 42,
+        customer: "Ada".into(),
+        note: None,
+    };
+    let named =
+        msgpack_serde::to_vec(&msgpack_serde::msgpack!({"id": 42, "customer": "Ada"})).unwrap();
+    assert_eq!(msgpack_serde::from_slice::<Order>(&named).unwrap(), order);
+    let array = msgpack_serde::to_vec(&msgpack_serde::msgpack!([null, 42, "Ada"])).unwrap();
+    assert_eq!(msgpack_serde::from_slice::<Order>(&array).unwrap(), order);
+}
+
+#[test]
+fn missing_and_duplicate_fields_are_errors_naming_field_and_tag() {
+    let missing = msgpack_serde::to_vec(&msgpack_serde::msgpack!({1: 42})).unwrap();
+    let error = msgpack_serde::from_slice::<Order>(&missing).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "missing field `customer` (tag 2) at offset 0"
+    );
+    let duplicate =
+        msgpack_serde::to_vec(&msgpack_serde::msgpack!({1: 42, 1: 43, 2: "A"})).unwrap();
+    let error = msgpack_serde::from_slice::<Order>(&duplicate).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "duplicate field `id` (tag 1) at offset 0"
+    );
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct Relay {
+    #[msgpack(tag = 1)]
+    id: u64,
+    #[msgpack(unknown)]
+    unknown: UnknownFields,
+}
+
+#[test]
+fn unknown_fields_survive_a_relay() {
+    let newer = msgpack_serde::to_vec(&msgpack_serde::msgpack!({1: 7, 5: [1, 2], 9: "x"})).unwrap();
+    let relay: Relay = msgpack_serde::from_slice(&newer).unwrap();
+    assert_eq!(relay.unknown.len(), 2);
+    assert_eq!(msgpack_serde::to_vec(&relay).unwrap(), newer);
+}
