@@ -232,11 +232,13 @@ impl<'a, M> Decoder<'a, M> {
 }
 
 /// Runs `body` as the decoding of one value: counts it, and gives errors
-/// without an offset the value's offset.
+/// without an offset the value's offset. The body runs in a closure, so
+/// an early `return` or `?` in it still gets the offset.
 macro_rules! one_value {
     ($self:ident, |$start:ident| $body:expr) => {{
         let $start = $self.begin()?;
-        let result: Result<_> = $body;
+        #[allow(clippy::redundant_closure_call)]
+        let result: Result<_> = (|| $body)();
         result.map_err(|error| error.at($start))
     }};
 }

@@ -1,0 +1,352 @@
+//! Interop with rmp-serde 1.3, the MessagePack serde crate most Rust peers
+//! use.
+//!
+//! What holds, and is asserted below:
+//! - Named mode: `rmp_serde::to_vec_named` and our `to_vec` write the same
+//!   bytes for structs, maps, sequences and every enum variant kind (both
+//!   write unit variants as their name and other variants as
+//!   `{name: payload}`), and each side reads the other's.
+//! - Compact mode: structs are arrays on both sides, byte for byte. Enums
+//!   differ: rmp-serde's `to_vec` still names variants (`"Active"`,
+//!   `{"Moved": [1, 2]}`), ours writes indices (`0`, `{2: [1, 2]}`). Each
+//!   side reads the other's form.
+//! - Extensions (`_ExtStruct`, `rmp_serde::MSGPACK_EXT_STRUCT_NAME`) and
+//!   so `Ext`, `Timestamp` and `msgpack_serde::timestamp` travel both ways.
+//!
+//! Differences, not asserted as interop:
+//! - rmp-serde writes a unit struct as `[]` (0x90); we write nil. rmp-serde
+//!   reads our nil, but we do not read its `[]` as a unit struct.
+//! - rmp-serde writes `i128`/`u128` as 16 bytes of bin; we write an
+//!   integer when it fits in 64 bits. rmp-serde reads our integers, but we
+//!   do not read its bin form.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use msgpack_serde::{msgpack, Ext, Timestamp, Value};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct Account {
+    id: u64,
+    owner: String,
+    balance: i64,
+    rate: f64,
+    ratio: f32,
+    verified: bool,
+    nickname: Option<String>,
+    tags: Vec<String>,
+    limits: BTreeMap<String, u32>,
+    history: Vec<Status>,
+    contact: Contact,
+    #[serde(with = "serde_bytes")]
+    avatar: Vec<u8>,
+    initial: char,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct Contact {
+    email: String,
+    phone: Option<String>,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+enum Status {
+    Active,
+    Suspended(String),
+    Moved(u32, u32),
+    Closed { reason: String, code: i16 },
+}
+
+/// rmp-serde's way to spell an extension.
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+#[serde(rename = "_ExtStruct")]
+struct RmpExt((i8, serde_bytes::ByteBuf));
+
+fn account(history: Vec<Status>) -> Account {
+    Account {
+        id: 1 << 40,
+        owner: "Ada Lovelace".into(),
+        balance: -12_345,
+        rate: 0.035,
+        ratio: 0.5,
+        verified: true,
+        nickname: None,
+        tags: vec!["gold".into(), "eu".into()],
+        limits: BTreeMap::from([("daily".to_string(), 500), ("monthly".to_string(), 70_000)]),
+        history,
+        contact: Contact {
+            email: "ada@example.com".into(),
+            phone: Some("+44 20 7946 0000".into()),
+        },
+        avatar: vec![0x89, b'P', b'N', b'G', 0, 255],
+        initial: 'λ',
+    }
+}
+
+fn all_statuses() -> Vec<Status> {
+    vec![
+        Status::Active,
+        Status::Suspended("fraud check".into()),
+        Status::Moved(3, 300),
+        Status::Closed {
+            reason: "requested".into(),
+            code: -2,
+        },
+    ]
+}
+
+/// Each side reads bytes from the other, in every combination.
+#[track_caller]
+fn cross_decode<T>(value: &T)
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let rmp_named = rmp_serde::to_vec_named(value).unwrap();
+    let rmp_compact = rmp_serde::to_vec(value).unwrap();
+    let ours_named = msgpack_serde::to_vec(value).unwrap();
+    let ours_compact = msgpack_serde::to_vec_compact(value).unwrap();
+    for bytes in [&rmp_named, &rmp_compact] {
+        assert_eq!(&msgpack_serde::from_slice::<T>(bytes).unwrap(), value);
+        assert_eq!(
+            &msgpack_serde::from_reader::<_, T>(&bytes[..]).unwrap(),
+            value
+        );
+    }
+    for bytes in [&ours_named, &ours_compact] {
+        assert_eq!(&rmp_serde::from_slice::<T>(bytes).unwrap(), value);
+    }
+}
+
+#[test]
+fn named_mode_is_byte_identical() {
+    for history in [vec![], all_statuses()] {
+        let account = account(history);
+        assert_eq!(
+            msgpack_serde::to_vec(&account).unwrap(),
+            rmp_serde::to_vec_named(&account).unwrap()
+        );
+        cross_decode(&account);
+    }
+}
+
+#[test]
+fn compact_structs_are_byte_identical_without_enums() {
+    // No enum inside: rmp-serde's `to_vec` is our `to_vec_compact`.
+    let account = account(vec![]);
+    let ours = msgpack_serde::to_vec_compact(&account).unwrap();
+    assert_eq!(ours, rmp_serde::to_vec(&account).unwrap());
+    assert_eq!(ours[0], 0x9d); // an array of 13 fields
+    cross_decode(&account);
+}
+
+#[test]
+fn compact_enums_differ_by_variant_index() {
+    // (value, rmp_serde::to_vec, our to_vec_compact)
+    let cases: [(Status, &[u8], &[u8]); 4] = [
+        (Status::Active, b"\xa6Active", b"\x00"),
+        (
+            Status::Suspended("x".into()),
+            b"\x81\xa9Suspended\xa1x",
+            b"\x81\x01\xa1x",
+        ),
+        (
+            Status::Moved(1, 2),
+            b"\x81\xa5Moved\x92\x01\x02",
+            b"\x81\x02\x92\x01\x02",
+        ),
+        (
+            Status::Closed {
+                reason: "r".into(),
+                code: -3,
+            },
+            b"\x81\xa6Closed\x92\xa1r\xfd",
+            b"\x81\x03\x92\xa1r\xfd",
+        ),
+    ];
+    for (status, rmp_bytes, our_bytes) in &cases {
+        assert_eq!(rmp_serde::to_vec(status).unwrap(), *rmp_bytes);
+        assert_eq!(msgpack_serde::to_vec_compact(status).unwrap(), *our_bytes);
+        // Named mode agrees.
+        assert_eq!(
+            msgpack_serde::to_vec(status).unwrap(),
+            rmp_serde::to_vec_named(status).unwrap()
+        );
+        cross_decode(status);
+    }
+
+    // In a struct: same layout, different variant keys.
+    let account = account(all_statuses());
+    let ours = msgpack_serde::to_vec_compact(&account).unwrap();
+    let theirs = rmp_serde::to_vec(&account).unwrap();
+    assert_ne!(ours, theirs);
+    assert!(ours.len() < theirs.len());
+    cross_decode(&account);
+}
+
+#[test]
+fn unit_structs_and_i128_read_by_rmp_serde() {
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Unit;
+
+    let ours = msgpack_serde::to_vec(&Unit).unwrap();
+    assert_eq!(ours, [0xc0]);
+    assert_eq!(rmp_serde::to_vec(&Unit).unwrap(), [0x90]);
+    assert_eq!(rmp_serde::from_slice::<Unit>(&ours).unwrap(), Unit);
+
+    for n in [0i128, -1, i64::MIN as i128, u64::MAX as i128] {
+        let ours = msgpack_serde::to_vec(&n).unwrap();
+        assert_eq!(rmp_serde::from_slice::<i128>(&ours).unwrap(), n);
+    }
+    let ours = msgpack_serde::to_vec(&(u64::MAX as u128)).unwrap();
+    assert_eq!(
+        rmp_serde::from_slice::<u128>(&ours).unwrap(),
+        u64::MAX as u128
+    );
+    assert_eq!(rmp_serde::to_vec(&5i128).unwrap()[..2], [0xc4, 0x10]);
+}
+
+#[test]
+fn extensions_both_ways() {
+    assert_eq!(rmp_serde::MSGPACK_EXT_STRUCT_NAME, "_ExtStruct");
+
+    // Ours into rmp-serde's `_ExtStruct`.
+    let ext = Ext::new(7, vec![1, 2]).unwrap();
+    let ours = msgpack_serde::to_vec(&ext).unwrap();
+    assert_eq!(ours, [0xd5, 0x07, 0x01, 0x02]);
+    assert_eq!(
+        rmp_serde::from_slice::<RmpExt>(&ours).unwrap(),
+        RmpExt((7, serde_bytes::ByteBuf::from(vec![1, 2])))
+    );
+    // Our types through rmp-serde's serializer give the same bytes.
+    assert_eq!(rmp_serde::to_vec(&ext).unwrap(), ours);
+    assert_eq!(rmp_serde::from_slice::<Ext>(&ours).unwrap(), ext);
+
+    // rmp-serde's `_ExtStruct` into ours.
+    let theirs = rmp_serde::to_vec(&RmpExt((42, serde_bytes::ByteBuf::from(vec![9; 3])))).unwrap();
+    assert_eq!(theirs, [0xc7, 0x03, 42, 9, 9, 9]);
+    assert_eq!(
+        msgpack_serde::from_slice::<Ext>(&theirs).unwrap(),
+        Ext::new(42, vec![9; 3]).unwrap()
+    );
+    assert_eq!(
+        msgpack_serde::from_slice::<Value>(&theirs).unwrap(),
+        Value::Ext(42, vec![9; 3])
+    );
+}
+
+#[test]
+fn timestamps_both_ways() {
+    let cases = [
+        (Timestamp::from_seconds(1), &[0xd6, 0xff, 0, 0, 0, 1][..]),
+        (
+            Timestamp::new(1, 500_000_000).unwrap(),
+            &[0xd7, 0xff, 0x77, 0x35, 0x94, 0, 0, 0, 0, 1][..],
+        ),
+        (
+            Timestamp::new(-1, 0).unwrap(),
+            &[
+                0xc7, 0x0c, 0xff, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            ][..],
+        ),
+    ];
+    for (timestamp, bytes) in cases {
+        assert_eq!(msgpack_serde::to_vec(&timestamp).unwrap(), bytes);
+        assert_eq!(rmp_serde::to_vec(&timestamp).unwrap(), bytes);
+        let RmpExt((ext_type, data)) = rmp_serde::from_slice(bytes).unwrap();
+        assert_eq!(ext_type, -1);
+        assert_eq!(data.as_slice(), &bytes[bytes.len() - data.len()..]);
+        let theirs = rmp_serde::to_vec(&RmpExt((ext_type, data))).unwrap();
+        assert_eq!(theirs, bytes);
+        assert_eq!(
+            msgpack_serde::from_slice::<Timestamp>(&theirs).unwrap(),
+            timestamp
+        );
+        assert_eq!(
+            rmp_serde::from_slice::<Timestamp>(bytes).unwrap(),
+            timestamp
+        );
+    }
+
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Login {
+        user: String,
+        #[serde(with = "msgpack_serde::timestamp")]
+        at: SystemTime,
+    }
+    let login = Login {
+        user: "ada".into(),
+        at: UNIX_EPOCH + Duration::new(1_700_000_000, 250),
+    };
+    assert_eq!(
+        msgpack_serde::to_vec(&login).unwrap(),
+        rmp_serde::to_vec_named(&login).unwrap()
+    );
+    assert_eq!(
+        msgpack_serde::to_vec_compact(&login).unwrap(),
+        rmp_serde::to_vec(&login).unwrap()
+    );
+    cross_decode(&login);
+}
+
+#[test]
+fn values_are_byte_identical() {
+    let value = msgpack!({
+        1: [1.5f32, -3, "s", null, true],
+        "bin": Value::Bin(vec![1, 2]),
+        "ext": Value::Ext(5, vec![1, 2, 3, 4]),
+        "big": u64::MAX,
+        "neg": i64::MIN,
+        "f64": 0.1,
+    });
+    let ours = msgpack_serde::to_vec(&value).unwrap();
+    assert_eq!(ours, value.to_vec().unwrap());
+    assert_eq!(rmp_serde::to_vec(&value).unwrap(), ours);
+    assert_eq!(rmp_serde::from_slice::<Value>(&ours).unwrap(), value);
+    assert_eq!(msgpack_serde::from_slice::<Value>(&ours).unwrap(), value);
+}
+
+#[test]
+fn numbers_agree() {
+    // Minimal integer widths, both signs, at every boundary.
+    let ints: [i64; 16] = [
+        0,
+        127,
+        128,
+        255,
+        256,
+        65_535,
+        65_536,
+        u32::MAX as i64,
+        u32::MAX as i64 + 1,
+        i64::MAX,
+        -1,
+        -32,
+        -33,
+        -129,
+        -32_769,
+        i64::MIN,
+    ];
+    for n in ints {
+        let ours = msgpack_serde::to_vec(&n).unwrap();
+        assert_eq!(ours, rmp_serde::to_vec(&n).unwrap(), "{n}");
+        assert_eq!(rmp_serde::from_slice::<i64>(&ours).unwrap(), n);
+    }
+    for x in [0.0f64, -0.0, 1.5, f64::MAX, f64::INFINITY] {
+        assert_eq!(
+            msgpack_serde::to_vec(&x).unwrap(),
+            rmp_serde::to_vec(&x).unwrap()
+        );
+    }
+    // Both refuse 300 for a u8.
+    let n300 = [0xcd, 0x01, 0x2c];
+    assert!(rmp_serde::from_slice::<u8>(&n300).is_err());
+    assert_eq!(
+        msgpack_serde::from_slice::<u8>(&n300)
+            .unwrap_err()
+            .to_string(),
+        "invalid value: integer `300`, expected u8 at offset 0"
+    );
+}

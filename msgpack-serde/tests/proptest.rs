@@ -1,0 +1,227 @@
+//! Property tests: generated serde types round-trip in both modes, from a
+//! slice and a reader alike; `to_vec` writes minimal forms; and no input,
+//! random or a mangled valid message, makes decoding panic.
+
+use std::collections::BTreeMap;
+use std::io::Cursor;
+
+use msgpack_serde::Value;
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct Sample {
+    a: u8,
+    b: u16,
+    c: u32,
+    d: u64,
+    e: i8,
+    f: i16,
+    g: i32,
+    h: i64,
+    x: f64,
+    name: String,
+    note: Option<String>,
+    list: Vec<i32>,
+    kind: Kind,
+    others: Vec<Kind>,
+    index: BTreeMap<u32, String>,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+enum Kind {
+    Unit,
+    Newtype(i64),
+    Tuple(u8, String),
+    Struct { flag: bool, value: Option<f64> },
+    Nested(Box<Kind>),
+}
+
+fn float() -> impl Strategy<Value = f64> {
+    any::<f64>().prop_filter("NaN is not equal to itself", |x| !x.is_nan())
+}
+
+fn kind() -> impl Strategy<Value = Kind> {
+    let leaf = prop_oneof![
+        Just(Kind::Unit),
+        any::<i64>().prop_map(Kind::Newtype),
+        (any::<u8>(), ".{0,8}").prop_map(|(n, s)| Kind::Tuple(n, s)),
+        (any::<bool>(), proptest::option::of(float()))
+            .prop_map(|(flag, value)| Kind::Struct { flag, value }),
+    ];
+    leaf.prop_recursive(3, 8, 1, |inner| {
+        inner.prop_map(|kind| Kind::Nested(Box::new(kind)))
+    })
+}
+
+fn sample() -> impl Strategy<Value = Sample> {
+    let ints = (
+        any::<u8>(),
+        any::<u16>(),
+        any::<u32>(),
+        any::<u64>(),
+        any::<i8>(),
+        any::<i16>(),
+        any::<i32>(),
+        any::<i64>(),
+    );
+    let rest = (
+        float(),
+        ".{0,40}",
+        proptest::option::of(".{0,10}"),
+        proptest::collection::vec(any::<i32>(), 0..20),
+        kind(),
+        proptest::collection::vec(kind(), 0..4),
+        proptest::collection::btree_map(any::<u32>(), ".{0,6}", 0..6),
+    );
+    (ints, rest).prop_map(
+        |((a, b, c, d, e, f, g, h), (x, name, note, list, kind, others, index))| Sample {
+            a,
+            b,
+            c,
+            d,
+            e,
+            f,
+            g,
+            h,
+            x,
+            name,
+            note,
+            list,
+            kind,
+            others,
+            index,
+        },
+    )
+}
+
+/// Any `Value` without NaN, keys of any type, nested a few levels.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Nil),
+        any::<bool>().prop_map(Value::Bool),
+        any::<u64>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f32>()
+            .prop_filter("no NaN", |x| !x.is_nan())
+            .prop_map(Value::F32),
+        float().prop_map(Value::F64),
+        ".{0,40}".prop_map(Value::from),
+        proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Bin),
+        (any::<i8>(), proptest::collection::vec(any::<u8>(), 0..20))
+            .prop_map(|(ty, data)| Value::Ext(ty, data)),
+    ];
+    leaf.prop_recursive(4, 64, 8, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            proptest::collection::vec((inner.clone(), inner), 0..8).prop_map(Value::Map),
+        ]
+    })
+}
+
+/// A valid message with some bytes overwritten and maybe cut short.
+fn mangled() -> impl Strategy<Value = Vec<u8>> {
+    (
+        sample(),
+        any::<bool>(),
+        proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(sample, compact, edits, cut)| {
+            let mut bytes = if compact {
+                msgpack_serde::to_vec_compact(&sample).unwrap()
+            } else {
+                msgpack_serde::to_vec(&sample).unwrap()
+            };
+            for (at, byte) in edits {
+                let at = at.index(bytes.len());
+                bytes[at] = byte;
+            }
+            let len = bytes.len();
+            bytes.truncate(len - cut.index(len / 4 + 1));
+            bytes
+        })
+}
+
+/// Decodes `bytes` every way there is; only panics matter here.
+fn decode_everything(bytes: &[u8]) {
+    let _ = msgpack_serde::from_slice::<Value>(bytes);
+    let _ = msgpack_serde::from_slice::<Sample>(bytes);
+    let _ = msgpack_serde::from_slice::<serde::de::IgnoredAny>(bytes);
+    let _ = msgpack_serde::from_slice::<msgpack_serde::RawValue>(bytes);
+    let _ = msgpack_serde::from_reader::<_, Value>(Cursor::new(bytes));
+    let _ = msgpack_serde::from_reader::<_, Sample>(Cursor::new(bytes));
+    let _ = msgpack_serde::StreamDeserializer::<_, Value>::from_slice(bytes).count();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn round_trips_in_both_modes(sample in sample()) {
+        let named = msgpack_serde::to_vec(&sample).unwrap();
+        prop_assert_eq!(&msgpack_serde::from_slice::<Sample>(&named).unwrap(), &sample);
+        let compact = msgpack_serde::to_vec_compact(&sample).unwrap();
+        prop_assert_eq!(&msgpack_serde::from_slice::<Sample>(&compact).unwrap(), &sample);
+        prop_assert!(compact.len() < named.len());
+    }
+
+    #[test]
+    fn from_reader_matches_from_slice(sample in sample()) {
+        for bytes in [
+            msgpack_serde::to_vec(&sample).unwrap(),
+            msgpack_serde::to_vec_compact(&sample).unwrap(),
+        ] {
+            let from_reader: Sample = msgpack_serde::from_reader(Cursor::new(&bytes)).unwrap();
+            let from_slice: Sample = msgpack_serde::from_slice(&bytes).unwrap();
+            prop_assert_eq!(&from_reader, &from_slice);
+            let value_from_reader: Value = msgpack_serde::from_reader(&bytes[..]).unwrap();
+            let value_from_slice: Value = msgpack_serde::from_slice(&bytes).unwrap();
+            prop_assert_eq!(value_from_reader, value_from_slice);
+        }
+    }
+
+    #[test]
+    fn to_vec_is_minimal(sample in sample()) {
+        // Value encoding picks the smallest form of everything, so
+        // re-encoding what we wrote must change nothing.
+        for bytes in [
+            msgpack_serde::to_vec(&sample).unwrap(),
+            msgpack_serde::to_vec_compact(&sample).unwrap(),
+        ] {
+            let value: Value = msgpack_serde::from_slice(&bytes).unwrap();
+            prop_assert_eq!(&value.to_vec().unwrap(), &bytes);
+            prop_assert_eq!(&msgpack_serde::to_vec(&value).unwrap(), &bytes);
+        }
+    }
+
+    #[test]
+    fn values_round_trip(value in value()) {
+        let bytes = msgpack_serde::to_vec(&value).unwrap();
+        prop_assert_eq!(&bytes, &value.to_vec().unwrap());
+        prop_assert_eq!(&msgpack_serde::from_slice::<Value>(&bytes).unwrap(), &value);
+        prop_assert_eq!(&msgpack_serde::from_reader::<_, Value>(&bytes[..]).unwrap(), &value);
+        prop_assert_eq!(msgpack_serde::to_value(&value).unwrap(), value.clone());
+        let raw: msgpack_serde::RawValue = msgpack_serde::from_slice(&bytes).unwrap();
+        prop_assert_eq!(raw.as_bytes(), &bytes[..]);
+    }
+
+    #[test]
+    fn prefixes_are_eof(value in value()) {
+        let bytes = value.to_vec().unwrap();
+        for len in 0..bytes.len() {
+            let error = msgpack_serde::from_slice::<Value>(&bytes[..len]).unwrap_err();
+            prop_assert!(error.is_eof(), "prefix {}: {}", len, error);
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+        decode_everything(&bytes);
+    }
+
+    #[test]
+    fn mangled_messages_never_panic(bytes in mangled()) {
+        decode_everything(&bytes);
+    }
+}
