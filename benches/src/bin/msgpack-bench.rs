@@ -1,0 +1,109 @@
+//! `msgpack-bench`: how much smaller and faster than JSON, rmp-serde,
+//! msgpacker and protobuf msgpack-serde is, on the built-in fixtures.
+//!
+//! ```text
+//! cargo run --release -p msgpack-benches --bin msgpack-bench -- --iterations 1000
+//! cargo run --release -p msgpack-benches --bin msgpack-bench -- --fixture document --json
+//! cargo run --release -p msgpack-benches --bin msgpack-bench -- --types
+//! ```
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use msgpack_benches::{chart, fixtures, run, table, types};
+
+/// Compares msgpack-serde with serde_json, rmp-serde, msgpacker and prost.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Iterations of each operation (fewer when an operation would exceed
+    /// --max-seconds). Times are per iteration, so runs with different
+    /// counts compare.
+    #[arg(long, default_value_t = 1000)]
+    iterations: u64,
+
+    /// Run only this fixture (document, api_profile, logs, mesh, ints).
+    #[arg(long)]
+    fixture: Vec<String>,
+
+    /// The longest one operation may run, in seconds.
+    #[arg(long, default_value_t = 1.0)]
+    max_seconds: f64,
+
+    /// Print the results as JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+
+    /// Also write a bar chart of size and time per codec to this SVG file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+
+    /// Print the classic per-type table (% of serde_json) instead.
+    #[arg(long)]
+    types: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let budget = run::budget(
+        args.iterations.max(1),
+        Duration::from_secs_f64(args.max_seconds.max(0.001)),
+    );
+    if args.types {
+        let results = types::run_types(budget);
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&results).expect("results serialize")
+            );
+        } else {
+            print!("{}", types::types_table(&results));
+        }
+        return ExitCode::SUCCESS;
+    }
+
+    let names: Vec<String> = if args.fixture.is_empty() {
+        fixtures::NAMES.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.fixture.clone()
+    };
+    let mut results = Vec::new();
+    for name in &names {
+        let result = run::run_fixture(name, budget, |codec| {
+            eprint!("\r\x1b[2K{name}: {codec}");
+            let _ = std::io::stderr().flush();
+        });
+        eprint!("\r\x1b[2K");
+        match result {
+            Some(result) => {
+                if !args.json {
+                    println!("{}", table::fixture_table(&result));
+                }
+                results.push(result);
+            }
+            None => {
+                eprintln!(
+                    "unknown fixture `{name}`; the fixtures are {}",
+                    fixtures::NAMES.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&results).expect("results serialize")
+        );
+    }
+    if let Some(path) = &args.svg {
+        if let Err(error) = chart::write_svg(path, &results) {
+            eprintln!("could not write {}: {error}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
