@@ -61,11 +61,15 @@ pub struct Field<'a> {
 pub struct FieldAttrs {
     /// The field number, and the attribute that gave it (for spans).
     pub tag: Option<(u64, Span)>,
+    /// Whether an attribute of the field failed to parse: checks that
+    /// would only repeat that error (a missing tag) stay quiet.
+    pub invalid: bool,
     pub rename: Option<String>,
     pub omit_default: Option<Span>,
     pub default: FieldDefault,
     pub skip: bool,
     pub with: Option<syn::Path>,
+    /// `#[msgpack(unknown)]`, by the span of the word.
     pub unknown: Option<Span>,
 }
 
@@ -89,6 +93,8 @@ pub struct Variant<'a> {
 
 pub struct VariantAttrs {
     pub tag: Option<(u64, Span)>,
+    /// As [`FieldAttrs::invalid`].
+    pub invalid: bool,
     pub rename: Option<String>,
     pub other: Option<Span>,
 }
@@ -129,12 +135,15 @@ impl<'a> Container<'a> {
 }
 
 /// Parses every `#[msgpack(...)]` in `attrs`, calling `each` for each
-/// item; reports unknown and repeated items.
+/// item; reports unknown (naming the `known` ones) and repeated items.
+/// Returns whether there was an error.
 fn parse_msgpack_attrs(
     cx: &Ctxt,
     attrs: &[syn::Attribute],
+    known: &[&str],
     mut each: impl FnMut(&str, &syn::meta::ParseNestedMeta<'_>) -> syn::Result<bool>,
-) {
+) -> bool {
+    let mut invalid = false;
     let mut seen = HashSet::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("msgpack")) {
         let result = attr.parse_nested_meta(|meta| {
@@ -145,17 +154,23 @@ fn parse_msgpack_attrs(
                 .unwrap_or_default();
             if !each(&name, &meta)? {
                 let shown = meta.path.to_token_stream_string();
-                return Err(meta.error(format!("unknown msgpack attribute `{shown}`")));
+                let expected = known.join("`, `");
+                return Err(meta.error(format!(
+                    "unknown msgpack attribute `{shown}`; expected one of `{expected}`"
+                )));
             }
             if !seen.insert(name.clone()) {
+                invalid = true;
                 cx.error_spanned_by(&meta.path, format!("duplicate msgpack attribute `{name}`"));
             }
             Ok(())
         });
         if let Err(error) = result {
+            invalid = true;
             cx.syn_error(error);
         }
     }
+    invalid
 }
 
 trait PathString {
@@ -188,7 +203,8 @@ impl ContainerAttrs {
             reserved: Vec::new(),
             crate_path: syn::parse_quote!(::msgpack_serde),
         };
-        parse_msgpack_attrs(cx, attrs, |name, meta| {
+        let known = ["array", "omit_default", "rename_all", "reserved", "crate"];
+        parse_msgpack_attrs(cx, attrs, &known, |name, meta| {
             match name {
                 "array" => out.array = Some(meta.path.span()),
                 "omit_default" => out.omit_default = true,
@@ -216,13 +232,6 @@ impl ContainerAttrs {
             Ok(true)
         });
         out
-    }
-
-    /// Whether `tag` is in a reserved range.
-    pub fn is_reserved(&self, tag: u64) -> bool {
-        self.reserved
-            .iter()
-            .any(|&(low, high)| (low..=high).contains(&tag))
     }
 }
 
@@ -305,6 +314,7 @@ impl FieldAttrs {
     fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
         let mut out = FieldAttrs {
             tag: None,
+            invalid: false,
             rename: None,
             omit_default: None,
             default: FieldDefault::None,
@@ -312,7 +322,16 @@ impl FieldAttrs {
             with: None,
             unknown: None,
         };
-        parse_msgpack_attrs(cx, attrs, |name, meta| {
+        let known = [
+            "tag",
+            "rename",
+            "default",
+            "omit_default",
+            "skip",
+            "with",
+            "unknown",
+        ];
+        out.invalid = parse_msgpack_attrs(cx, attrs, &known, |name, meta| {
             match name {
                 "tag" => out.tag = Some(parse_tag(meta)?),
                 "rename" => out.rename = Some(parse_str(meta)?.value()),
@@ -339,10 +358,12 @@ impl<'a> Variant<'a> {
     fn from_ast(cx: &Ctxt, variant: &'a syn::Variant, rename_all: Option<RenameRule>) -> Self {
         let mut attrs = VariantAttrs {
             tag: None,
+            invalid: false,
             rename: None,
             other: None,
         };
-        parse_msgpack_attrs(cx, &variant.attrs, |name, meta| {
+        let known = ["tag", "rename", "other"];
+        attrs.invalid = parse_msgpack_attrs(cx, &variant.attrs, &known, |name, meta| {
             match name {
                 "tag" => attrs.tag = Some(parse_tag(meta)?),
                 "rename" => attrs.rename = Some(parse_str(meta)?.value()),
@@ -384,7 +405,13 @@ impl Field<'_> {
 
     /// Whether the field's type is written `Option<...>`: absent means `None`.
     pub fn is_option(&self) -> bool {
-        match self.ty {
+        let mut ty = self.ty;
+        // A type passed through `macro_rules!` arrives wrapped in an
+        // invisible group.
+        while let syn::Type::Group(group) = ty {
+            ty = &group.elem;
+        }
+        match ty {
             syn::Type::Path(path) if path.qself.is_none() => path
                 .path
                 .segments

@@ -3,48 +3,56 @@
 
 use std::collections::HashMap;
 
+use proc_macro2::Span;
+
 use crate::attr::{Container, Data, Field, Style, Variant};
 use crate::ctxt::Ctxt;
 
 pub fn check(cx: &Ctxt, cont: &Container<'_>) {
     match &cont.data {
         Data::Struct(_, fields) => {
-            check_field_tags(cx, cont, fields);
+            check_field_tags(cx, &cont.attrs.reserved, fields);
             check_one_unknown(cx, fields);
             check_unknown_alone(cx, fields);
         }
         Data::Enum(variants) => {
             check_array_on_enum(cx, cont);
-            check_variant_tags(cx, cont, variants);
+            check_variant_tags(cx, &cont.attrs.reserved, variants);
             check_one_other(cx, variants);
             check_other_is_unit(cx, variants);
             for variant in variants {
-                check_field_tags(cx, cont, &variant.fields);
-                check_no_unknown_in_variant(cx, &variant.fields);
+                // An enum's reserved numbers are variant numbers: the
+                // fields of a struct variant are numbered apart.
+                check_field_tags(cx, &[], &variant.fields);
+                match variant.style {
+                    Style::Tuple => check_tuple_variant_fields_plain(cx, variant),
+                    _ => check_no_unknown_in_variant(cx, &variant.fields),
+                }
             }
         }
     }
 }
 
 /// Every field that is written has a tag; no tag is used twice; no tag is
-/// reserved.
-fn check_field_tags(cx: &Ctxt, cont: &Container<'_>, fields: &[Field<'_>]) {
+/// reserved. A field whose attribute did not parse has had its error: it
+/// is not also reported as missing a tag.
+fn check_field_tags(cx: &Ctxt, reserved: &[(u64, u64)], fields: &[Field<'_>]) {
     let mut first_use: HashMap<u64, &Field<'_>> = HashMap::new();
     for field in fields.iter().filter(|f| f.is_wire()) {
         let Some((tag, span)) = field.attrs.tag else {
-            let message = format!(
-                "field `{}` needs a field number: #[msgpack(tag = N)]",
-                field.name
-            );
-            cx.error_spanned_by(field.original, message);
+            if !field.attrs.invalid {
+                let message = format!(
+                    "field `{}` needs a field number: #[msgpack(tag = N)]",
+                    field.name
+                );
+                match &field.original.ident {
+                    Some(ident) => cx.error_spanned_by(ident, message),
+                    None => cx.error_spanned_by(field.original, message),
+                }
+            }
             continue;
         };
-        if cont.attrs.is_reserved(tag) {
-            cx.syn_error(syn::Error::new(
-                span,
-                format!("tag {tag} is reserved by #[msgpack(reserved(..))]"),
-            ));
-        }
+        check_not_reserved(cx, reserved, tag, span);
         match first_use.get(&tag) {
             Some(first) => {
                 let message = format!(
@@ -65,22 +73,48 @@ fn check_field_tags(cx: &Ctxt, cont: &Container<'_>, fields: &[Field<'_>]) {
     }
 }
 
+/// No field or variant uses a reserved tag.
+fn check_not_reserved(cx: &Ctxt, reserved: &[(u64, u64)], tag: u64, span: Span) {
+    let range = reserved
+        .iter()
+        .copied()
+        .find(|&(low, high)| (low..=high).contains(&tag));
+    let message = match range {
+        None => return,
+        Some((low, high)) if low == high => {
+            format!("tag {tag} is reserved by #[msgpack(reserved({tag}))]")
+        }
+        Some((low, high)) => {
+            format!("tag {tag} is in the range {low}..={high} reserved by #[msgpack(reserved(..))]")
+        }
+    };
+    cx.syn_error(syn::Error::new(span, message));
+}
+
 /// At most one field collects unknown fields.
 fn check_one_unknown(cx: &Ctxt, fields: &[Field<'_>]) {
-    for field in fields.iter().filter(|f| f.attrs.unknown.is_some()).skip(1) {
-        cx.error_spanned_by(field.original, "only one field can be #[msgpack(unknown)]");
+    for field in fields
+        .iter()
+        .skip_while(|f| f.attrs.unknown.is_none())
+        .skip(1)
+    {
+        if let Some(span) = field.attrs.unknown {
+            let message = "only one field can be #[msgpack(unknown)]";
+            cx.syn_error(syn::Error::new(span, message));
+        }
     }
 }
 
 /// The unknown-fields field takes no tag, is not skipped, and has no
 /// other field attribute.
 fn check_unknown_alone(cx: &Ctxt, fields: &[Field<'_>]) {
-    for field in fields.iter().filter(|f| f.attrs.unknown.is_some()) {
+    for field in fields {
+        let Some(span) = field.attrs.unknown else {
+            continue;
+        };
         if field.attrs.tag.is_some() || field.attrs.skip || field.attrs.with.is_some() {
-            cx.error_spanned_by(
-                field.original,
-                "#[msgpack(unknown)] takes no tag, skip or with",
-            );
+            let message = "#[msgpack(unknown)] takes no tag, skip or with";
+            cx.syn_error(syn::Error::new(span, message));
         }
     }
 }
@@ -88,10 +122,20 @@ fn check_unknown_alone(cx: &Ctxt, fields: &[Field<'_>]) {
 /// Enum variants carry no unknown-fields field: a relay keeps the whole
 /// variant or none of it.
 fn check_no_unknown_in_variant(cx: &Ctxt, fields: &[Field<'_>]) {
-    for field in fields.iter().filter(|f| f.attrs.unknown.is_some()) {
+    for span in fields.iter().filter_map(|f| f.attrs.unknown) {
+        let message = "#[msgpack(unknown)] is for struct fields, not variant fields";
+        cx.syn_error(syn::Error::new(span, message));
+    }
+}
+
+/// A tuple variant's fields are written as they are, in order: no field
+/// attribute applies to them, so one is an error rather than ignored.
+fn check_tuple_variant_fields_plain(cx: &Ctxt, variant: &Variant<'_>) {
+    let attrs = variant.fields.iter().flat_map(|f| &f.original.attrs);
+    for attr in attrs.filter(|a| a.path().is_ident("msgpack")) {
         cx.error_spanned_by(
-            field.original,
-            "#[msgpack(unknown)] is for struct fields, not variant fields",
+            attr,
+            "#[msgpack(...)] does not apply to the fields of a tuple variant; use a struct variant",
         );
     }
 }
@@ -107,23 +151,20 @@ fn check_array_on_enum(cx: &Ctxt, cont: &Container<'_>) {
 }
 
 /// Every variant has a tag, used once and not reserved.
-fn check_variant_tags(cx: &Ctxt, cont: &Container<'_>, variants: &[Variant<'_>]) {
+fn check_variant_tags(cx: &Ctxt, reserved: &[(u64, u64)], variants: &[Variant<'_>]) {
     let mut first_use: HashMap<u64, &Variant<'_>> = HashMap::new();
     for variant in variants {
         let Some((tag, span)) = variant.attrs.tag else {
-            let message = format!(
-                "variant `{}` needs a number: #[msgpack(tag = N)]",
-                variant.ident
-            );
-            cx.error_spanned_by(variant.ident, message);
+            if !variant.attrs.invalid {
+                let message = format!(
+                    "variant `{}` needs a variant number: #[msgpack(tag = N)]",
+                    variant.ident
+                );
+                cx.error_spanned_by(variant.ident, message);
+            }
             continue;
         };
-        if cont.attrs.is_reserved(tag) {
-            cx.syn_error(syn::Error::new(
-                span,
-                format!("tag {tag} is reserved by #[msgpack(reserved(..))]"),
-            ));
-        }
+        check_not_reserved(cx, reserved, tag, span);
         match first_use.get(&tag) {
             Some(first) => {
                 let message = format!(
@@ -155,7 +196,10 @@ fn check_one_other(cx: &Ctxt, variants: &[Variant<'_>]) {
 fn check_other_is_unit(cx: &Ctxt, variants: &[Variant<'_>]) {
     for variant in variants.iter().filter(|v| v.attrs.other.is_some()) {
         if variant.style != Style::Unit {
-            cx.error_spanned_by(variant.original, "#[msgpack(other)] must be a unit variant");
+            let ident = variant.ident;
+            let fields = &variant.original.fields;
+            let message = "#[msgpack(other)] must be a unit variant";
+            cx.error_spanned_by(quote::quote!(#ident #fields), message);
         }
     }
 }

@@ -85,7 +85,8 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         let name = &field.name;
         let tag = field.tag();
         let shape = shape_of(&schema, field.ty);
-        let presence = if field.is_option() {
+        // `default = "path"` on an `Option` reads absent as `path()`.
+        let presence = if field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_)) {
             quote!(Optional)
         } else if !matches!(field.attrs.default, FieldDefault::None) || omits_default(cont, field) {
             quote!(Default)

@@ -16,15 +16,45 @@ pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{self, Err, Ok};
 pub use std::{default::Default, fmt::Formatter};
 
-/// Whether `value` equals its type's default, for `omit_default`.
-#[inline]
-pub fn is_default<T: Default + PartialEq>(value: &T) -> bool {
-    *value == T::default()
+/// An `omit_default` field's default and the comparison with it, made
+/// by [`omit_default`] or [`omit_default_with`]. The trait bounds are on
+/// those functions alone, so that derived code asks for them in one
+/// expression, spanned at the field type: a type without `Default` or
+/// `PartialEq` is one error there ("required by a bound in
+/// `omit_default`"), not one per use.
+pub struct DefaultEq<T> {
+    default: fn() -> T,
+    eq: fn(&T, &T) -> bool,
 }
 
-/// Checks at compile time that an `omit_default` field's type can be
-/// compared with its default.
-pub fn assert_default_partial_eq<T: Default + PartialEq>() {}
+/// `omit_default` with the type's `Default`.
+#[inline]
+pub fn omit_default<T: Default + PartialEq>() -> DefaultEq<T> {
+    DefaultEq {
+        default: T::default,
+        eq: T::eq,
+    }
+}
+
+/// `omit_default` with a `#[msgpack(default = "path")]` default.
+#[inline]
+pub fn omit_default_with<T: PartialEq>(default: fn() -> T) -> DefaultEq<T> {
+    DefaultEq { default, eq: T::eq }
+}
+
+impl<T> DefaultEq<T> {
+    /// Whether `value` equals the default.
+    #[inline]
+    pub fn is_default(&self, value: &T) -> bool {
+        (self.eq)(value, &(self.default)())
+    }
+
+    /// The default.
+    #[inline]
+    pub fn default(&self) -> T {
+        (self.default)()
+    }
+}
 
 /// Writes the fields of a struct as a map: keyed by tag in binary
 /// formats, by name in human-readable ones.

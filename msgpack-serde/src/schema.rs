@@ -369,7 +369,11 @@ pub trait ViaDescribe {
     fn shape(&self, registry: &mut Registry) -> Shape;
 }
 
-impl<T: Describe + ?Sized> ViaDescribe for &&Probe<T> {
+// For the receiver `&&Probe<T>`, method lookup first tries methods whose
+// `self` is `&&Probe<T>`: `ViaDescribe` on `&Probe<T>`, which applies only
+// when `T: Describe`. Only then does it deref to `&Probe<T>` and find
+// `ViaTypeName` on `Probe<T>`.
+impl<T: Describe + ?Sized> ViaDescribe for &Probe<T> {
     fn shape(&self, registry: &mut Registry) -> Shape {
         T::shape(registry)
     }
@@ -380,7 +384,7 @@ pub trait ViaTypeName {
     fn shape(&self, registry: &mut Registry) -> Shape;
 }
 
-impl<T: ?Sized> ViaTypeName for &Probe<T> {
+impl<T: ?Sized> ViaTypeName for Probe<T> {
     fn shape(&self, _: &mut Registry) -> Shape {
         Shape::Other(type_name::<T>().to_string())
     }

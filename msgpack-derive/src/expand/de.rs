@@ -3,8 +3,9 @@
 //! with their defaults.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::parse_quote;
+use syn::spanned::Spanned;
 
 use super::omits_default;
 use crate::attr::{Container, Data, Field, FieldDefault, Style, Variant};
@@ -168,9 +169,17 @@ fn fields_visitor(
     let finish = fields.iter().enumerate().map(|(i, field)| {
         let member = &field.member;
         let slot = format_ident!("__field{}", i);
+        // Spanned at the type, so a missing `Default` is reported there;
+        // `omit_default` asks through the helper the `Serialize` impl uses,
+        // so the two errors are one.
+        let ty = field.ty;
+        let span = ty.span();
         let default = match &field.attrs.default {
             FieldDefault::Path(path) => quote!(#path()),
-            _ => quote!(#private::Default::default()),
+            _ if omits_default(cont, field) && !field.is_option() => {
+                quote_spanned!(span=> #private::omit_default::<#ty>().default())
+            }
+            _ => quote_spanned!(span=> <#ty as #private::Default>::default()),
         };
         let value = if field.attrs.unknown.is_some() {
             quote!(__unknown)

@@ -15,7 +15,6 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let ser = ser::expand(cont);
     let de = de::expand(cont);
     let schema = crate::schema::expand(cont);
-    let asserts = omit_default_asserts(cont);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
@@ -23,7 +22,6 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             #ser
             #de
             #schema
-            #asserts
         };
     }
 }
@@ -37,6 +35,7 @@ pub fn expand_stubs(
     errors: syn::Error,
 ) -> TokenStream {
     let ident = &input.ident;
+    let name = ident.to_string();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut de_generics = input.generics.clone();
     de_generics.params.insert(0, parse_quote!('de));
@@ -55,36 +54,18 @@ pub fn expand_stubs(
                     unimplemented!()
                 }
             }
+            impl #impl_generics #krate::__private::schema::Schema for #ident #ty_generics #where_clause {
+                const NAME: &'static str = #name;
+                fn definition(_: &mut #krate::__private::schema::Registry) -> #krate::__private::schema::TypeDef {
+                    unimplemented!()
+                }
+            }
+            impl #impl_generics #krate::__private::schema::Describe for #ident #ty_generics #where_clause {
+                fn shape(_: &mut #krate::__private::schema::Registry) -> #krate::__private::schema::Shape {
+                    unimplemented!()
+                }
+            }
         };
-    }
-}
-
-/// `omit_default` needs `Default + PartialEq`: a call per field, spanned
-/// at the field's type, so a missing impl is reported there.
-fn omit_default_asserts(cont: &Container<'_>) -> TokenStream {
-    let krate = &cont.attrs.crate_path;
-    let fields: Vec<&Field<'_>> = match &cont.data {
-        crate::attr::Data::Struct(_, fields) => fields.iter().collect(),
-        crate::attr::Data::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
-    };
-    let asserts = fields
-        .iter()
-        .filter(|f| f.is_wire() && omits_default(cont, f) && !f.is_option())
-        .map(|f| {
-            let ty = f.ty;
-            quote::quote_spanned! {syn::spanned::Spanned::span(ty)=>
-                let _ = #krate::__private::assert_default_partial_eq::<#ty>;
-            }
-        });
-    let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
-    let ident = cont.ident;
-    quote! {
-        impl #impl_generics #ident #ty_generics #where_clause {
-            #[allow(dead_code)]
-            fn __msgpack_omit_default_asserts() {
-                #(#asserts)*
-            }
-        }
     }
 }
 

@@ -2,11 +2,12 @@
 //! formats, names in human-readable ones.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::parse_quote;
+use syn::spanned::Spanned;
 
 use super::{bounded, omits_default, with_borrow};
-use crate::attr::{Container, Data, Field, Style, Variant};
+use crate::attr::{Container, Data, Field, FieldDefault, Style, Variant};
 
 pub fn expand(cont: &Container<'_>) -> TokenStream {
     let krate = &cont.attrs.crate_path;
@@ -65,13 +66,7 @@ fn write_fields(
         if !field.is_wire() {
             continue;
         }
-        let present = if field.is_option() {
-            quote!((#value).is_some())
-        } else if omits_default(cont, field) {
-            quote!(!#krate::__private::is_default(#value))
-        } else {
-            quote!(true)
-        };
+        let present = presence(cont, field, value);
         let value = match &field.attrs.with {
             Some(with) => {
                 let (decl, value) = with_wrapper(cont, generics, field, with, index, value);
@@ -119,6 +114,30 @@ fn write_fields(
     }
 }
 
+/// The expression that says whether `field` (whose `&T` is `value`) is
+/// written. A field is left out only when a reader that finds it absent
+/// rebuilds the same value: `None` when absent reads as `None`, a default
+/// under `omit_default`. The `Default` / `PartialEq` bounds this needs are
+/// spanned at the field type, so a missing impl is reported there (once:
+/// the `Deserialize` impl asks through the same helper).
+fn presence(cont: &Container<'_>, field: &Field<'_>, value: &TokenStream) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let ty = field.ty;
+    let span = ty.span();
+    match (&field.attrs.default, omits_default(cont, field)) {
+        (FieldDefault::Path(path), true) => quote_spanned! {span=>
+            !#krate::__private::omit_default_with::<#ty>(#path).is_default(#value)
+        },
+        // Absent reads as `path()`, which may not be `None`.
+        (FieldDefault::Path(_), false) => quote!(true),
+        _ if field.is_option() => quote!((#value).is_some()),
+        (_, true) => quote_spanned! {span=>
+            !#krate::__private::omit_default::<#ty>().is_default(#value)
+        },
+        (_, false) => quote!(true),
+    }
+}
+
 /// Writes the fields as a map keyed by tag (or name).
 fn write_map(
     krate: &syn::Path,
@@ -146,7 +165,9 @@ fn write_map(
     }
 }
 
-/// A helper type that serializes one field through its `with` module.
+/// A helper type that serializes one field through its `with` module,
+/// and a local of it holding the field: the declarations, and the `&`
+/// expression to write.
 fn with_wrapper(
     cont: &Container<'_>,
     generics: &syn::Generics,
@@ -176,8 +197,16 @@ fn with_wrapper(
             }
         }
     };
-    let value = quote!(&#wrapper { value: #value, marker: #krate::__private::PhantomData });
-    (decl, value)
+    // A local, not a temporary: the array form passes it on inside an
+    // `if`, where a temporary would not live long enough. The marker names
+    // its type: the field's type need not mention the type parameters.
+    let marker = quote!(#krate::__private::PhantomData::<fn() -> #ident #container_ty>);
+    let local = format_ident!("__with{}", index);
+    let decl = quote! {
+        #decl
+        let #local = #wrapper { value: #value, marker: #marker };
+    };
+    (decl, quote!(&#local))
 }
 
 /// A unit variant as its tag (its name when human-readable); any other as
@@ -278,6 +307,9 @@ fn variant_wrapper(
             }
         }
     };
-    let payload = quote!(&#wrapper { #(#bindings,)* marker: #krate::__private::PhantomData });
+    // The marker names its type: the fields need not mention every type
+    // parameter.
+    let marker = quote!(#krate::__private::PhantomData::<fn() -> #ident #container_ty>);
+    let payload = quote!(&#wrapper { #(#bindings,)* marker: #marker });
     (decl, payload)
 }

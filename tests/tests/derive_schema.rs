@@ -1,0 +1,704 @@
+//! `Schema::schema()` of derived types as an exact JSON document, and
+//! `check_compatible` on each kind of change between two versions.
+
+use msgpack_serde::schema::{check_compatible, CompatibilityReport, Schema, SchemaDocument};
+
+/// A message using every kind of field the schema describes.
+mod shop {
+    use std::collections::BTreeMap;
+
+    use msgpack_serde::{MsgPack, Timestamp, Value};
+
+    pub fn normal_priority() -> u8 {
+        5
+    }
+
+    #[derive(MsgPack, Debug)]
+    #[msgpack(reserved(9, 20..=29))]
+    pub struct Order {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub customer: Customer,
+        #[msgpack(tag = 3)]
+        pub lines: Vec<Line>,
+        #[msgpack(tag = 4)]
+        pub note: Option<String>,
+        #[msgpack(tag = 5, default = "normal_priority")]
+        pub priority: u8,
+        #[msgpack(tag = 6)]
+        pub status: Status,
+        #[msgpack(tag = 7)]
+        pub placed_at: Timestamp,
+        #[msgpack(tag = 8, default)]
+        pub attributes: BTreeMap<String, Value>,
+        /// Recursive: the definition is in the document once.
+        #[msgpack(tag = 10)]
+        pub gift_for: Option<Box<Order>>,
+        /// Not on the wire: not in the schema.
+        #[msgpack(skip)]
+        pub _cached_total: u64,
+    }
+
+    #[derive(MsgPack, Debug)]
+    #[msgpack(array, omit_default)]
+    pub struct Line {
+        #[msgpack(tag = 0)]
+        pub sku: String,
+        #[msgpack(tag = 1)]
+        pub quantity: u32,
+        #[msgpack(tag = 2)]
+        pub price: (i64, bool),
+    }
+
+    /// A type without a derive: described by its Rust name.
+    #[derive(serde::Serialize, serde::Deserialize, Debug)]
+    pub struct Address {
+        pub city: String,
+    }
+
+    #[derive(MsgPack, Debug)]
+    #[msgpack(rename_all = "camelCase")]
+    pub struct Customer {
+        #[msgpack(tag = 1)]
+        pub full_name: String,
+        #[msgpack(tag = 2)]
+        pub email: Option<String>,
+        #[msgpack(tag = 3)]
+        pub address: Address,
+    }
+
+    #[derive(MsgPack, Debug)]
+    #[msgpack(reserved(5))]
+    pub enum Status {
+        #[msgpack(tag = 1)]
+        Pending,
+        #[msgpack(tag = 2)]
+        Shipped {
+            #[msgpack(tag = 1)]
+            carrier: String,
+            #[msgpack(tag = 2)]
+            tracking: Option<String>,
+        },
+        #[msgpack(tag = 3)]
+        Cancelled(String),
+        #[msgpack(tag = 4)]
+        Split(u8, Vec<f32>),
+        #[msgpack(tag = 0, other)]
+        Unknown,
+    }
+}
+
+/// The whole document, as it would be committed next to the code.
+const SHOP_SCHEMA: &str = r#"{
+  "root": "Order",
+  "types": {
+    "Customer": {
+      "kind": "struct",
+      "layout": "map",
+      "fields": [
+        {
+          "name": "fullName",
+          "tag": 1,
+          "shape": "str",
+          "presence": "required"
+        },
+        {
+          "name": "email",
+          "tag": 2,
+          "shape": {
+            "optional": "str"
+          },
+          "presence": "optional"
+        },
+        {
+          "name": "address",
+          "tag": 3,
+          "shape": {
+            "other": "derive_schema::shop::Address"
+          },
+          "presence": "required"
+        }
+      ]
+    },
+    "Line": {
+      "kind": "struct",
+      "layout": "array",
+      "fields": [
+        {
+          "name": "sku",
+          "tag": 0,
+          "shape": "str",
+          "presence": "default"
+        },
+        {
+          "name": "quantity",
+          "tag": 1,
+          "shape": "int",
+          "presence": "default"
+        },
+        {
+          "name": "price",
+          "tag": 2,
+          "shape": {
+            "tuple": [
+              "int",
+              "bool"
+            ]
+          },
+          "presence": "default"
+        }
+      ]
+    },
+    "Order": {
+      "kind": "struct",
+      "layout": "map",
+      "fields": [
+        {
+          "name": "id",
+          "tag": 1,
+          "shape": "int",
+          "presence": "required"
+        },
+        {
+          "name": "customer",
+          "tag": 2,
+          "shape": {
+            "named": "Customer"
+          },
+          "presence": "required"
+        },
+        {
+          "name": "lines",
+          "tag": 3,
+          "shape": {
+            "array": {
+              "named": "Line"
+            }
+          },
+          "presence": "required"
+        },
+        {
+          "name": "note",
+          "tag": 4,
+          "shape": {
+            "optional": "str"
+          },
+          "presence": "optional"
+        },
+        {
+          "name": "priority",
+          "tag": 5,
+          "shape": "int",
+          "presence": "default"
+        },
+        {
+          "name": "status",
+          "tag": 6,
+          "shape": {
+            "named": "Status"
+          },
+          "presence": "required"
+        },
+        {
+          "name": "placed_at",
+          "tag": 7,
+          "shape": "timestamp",
+          "presence": "required"
+        },
+        {
+          "name": "attributes",
+          "tag": 8,
+          "shape": {
+            "map": [
+              "str",
+              "value"
+            ]
+          },
+          "presence": "default"
+        },
+        {
+          "name": "gift_for",
+          "tag": 10,
+          "shape": {
+            "optional": {
+              "named": "Order"
+            }
+          },
+          "presence": "optional"
+        }
+      ],
+      "reserved": [
+        [
+          9,
+          9
+        ],
+        [
+          20,
+          29
+        ]
+      ]
+    },
+    "Status": {
+      "kind": "enum",
+      "variants": [
+        {
+          "name": "Pending",
+          "tag": 1,
+          "payload": "unit"
+        },
+        {
+          "name": "Shipped",
+          "tag": 2,
+          "payload": {
+            "struct": [
+              {
+                "name": "carrier",
+                "tag": 1,
+                "shape": "str",
+                "presence": "required"
+              },
+              {
+                "name": "tracking",
+                "tag": 2,
+                "shape": {
+                  "optional": "str"
+                },
+                "presence": "optional"
+              }
+            ]
+          }
+        },
+        {
+          "name": "Cancelled",
+          "tag": 3,
+          "payload": {
+            "newtype": "str"
+          }
+        },
+        {
+          "name": "Split",
+          "tag": 4,
+          "payload": {
+            "tuple": [
+              "int",
+              {
+                "array": "float"
+              }
+            ]
+          }
+        },
+        {
+          "name": "Unknown",
+          "tag": 0,
+          "payload": "unit",
+          "other": true
+        }
+      ],
+      "reserved": [
+        [
+          5,
+          5
+        ]
+      ]
+    }
+  }
+}"#;
+
+#[test]
+fn schema_document_is_exact_json() {
+    let doc = shop::Order::schema();
+    assert_eq!(serde_json::to_string_pretty(&doc).unwrap(), SHOP_SCHEMA);
+    assert_eq!(
+        serde_json::from_str::<SchemaDocument>(SHOP_SCHEMA).unwrap(),
+        doc
+    );
+    // And through MessagePack.
+    let bytes = msgpack_serde::to_vec(&doc).unwrap();
+    assert_eq!(
+        msgpack_serde::from_slice::<SchemaDocument>(&bytes).unwrap(),
+        doc
+    );
+}
+
+#[test]
+fn a_nested_type_has_a_document_of_its_own() {
+    let doc = shop::Status::schema();
+    assert_eq!(doc.root, "Status");
+    assert_eq!(doc.types.keys().collect::<Vec<_>>(), ["Status"]);
+    assert_eq!(doc.types["Status"], shop::Order::schema().types["Status"]);
+    assert_eq!(
+        shop::Customer::schema().types.keys().collect::<Vec<_>>(),
+        ["Customer"]
+    );
+}
+
+/// The version every case below starts from.
+mod base {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: Kind,
+        #[msgpack(tag = 4)]
+        pub note: Option<String>,
+    }
+
+    #[derive(MsgPack)]
+    pub enum Kind {
+        #[msgpack(tag = 1)]
+        Loose,
+        #[msgpack(tag = 2)]
+        Boxed {
+            #[msgpack(tag = 1)]
+            size: u8,
+        },
+    }
+}
+
+/// Compatible: new optional and defaulted fields, a rename that keeps
+/// the tag, a new variant.
+mod grown {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub title: String,
+        #[msgpack(tag = 3)]
+        pub kind: Kind,
+        #[msgpack(tag = 4)]
+        pub note: Option<String>,
+        #[msgpack(tag = 5)]
+        pub color: Option<String>,
+        #[msgpack(tag = 6, default)]
+        pub stock: u32,
+    }
+
+    #[derive(MsgPack)]
+    pub enum Kind {
+        #[msgpack(tag = 1)]
+        Loose,
+        #[msgpack(tag = 2)]
+        Boxed {
+            #[msgpack(tag = 1)]
+            size: u8,
+            #[msgpack(tag = 2)]
+            fragile: Option<bool>,
+        },
+        #[msgpack(tag = 3)]
+        Gift(String),
+    }
+}
+
+/// Compatible: `note` removed, its tag reserved.
+mod retired {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    #[msgpack(reserved(4))]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: super::base::Kind,
+    }
+}
+
+/// Compatible: `note` removed, its tag in a reserved range; a variant
+/// removed with its tag reserved. (An enum's reserved numbers are variant
+/// numbers: they leave field 1 of `Boxed` alone.)
+mod retired_range {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    #[msgpack(reserved(4..=9))]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: Kind,
+    }
+
+    #[derive(MsgPack)]
+    #[msgpack(reserved(1))]
+    pub enum Kind {
+        #[msgpack(tag = 2)]
+        Boxed {
+            #[msgpack(tag = 1)]
+            size: u8,
+        },
+    }
+}
+
+/// Breaking: tag 4 reused with another type.
+mod reused {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: super::base::Kind,
+        #[msgpack(tag = 4)]
+        pub note_count: Option<u32>,
+    }
+}
+
+/// Breaking: `note` removed, tag 4 not reserved.
+mod dropped {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: super::base::Kind,
+    }
+}
+
+/// Breaking: a new required field.
+mod demanding {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: super::base::Kind,
+        #[msgpack(tag = 4)]
+        pub note: Option<String>,
+        #[msgpack(tag = 5)]
+        pub price: u32,
+    }
+}
+
+/// Breaking: a variant renumbered.
+mod renumbered {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: Kind,
+        #[msgpack(tag = 4)]
+        pub note: Option<String>,
+    }
+
+    #[derive(MsgPack)]
+    pub enum Kind {
+        #[msgpack(tag = 1)]
+        Loose,
+        #[msgpack(tag = 5)]
+        Boxed {
+            #[msgpack(tag = 1)]
+            size: u8,
+        },
+    }
+}
+
+/// Breaking: `note` no longer optional.
+mod strict {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: super::base::Kind,
+        #[msgpack(tag = 4)]
+        pub note: String,
+    }
+}
+
+/// Breaking: `Kind` turned from an enum into a struct.
+mod restructured {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub kind: Kind,
+        #[msgpack(tag = 4)]
+        pub note: Option<String>,
+    }
+
+    #[derive(MsgPack)]
+    pub struct Kind {
+        #[msgpack(tag = 1)]
+        pub boxed: bool,
+    }
+}
+
+/// Breaking, several ways at once, in nested types and a struct variant.
+mod rewritten {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack)]
+    pub struct Item {
+        #[msgpack(tag = 1)]
+        pub id: String,
+        #[msgpack(tag = 3)]
+        pub kind: Kind,
+        #[msgpack(tag = 4)]
+        pub note: String,
+    }
+
+    #[derive(MsgPack)]
+    pub enum Kind {
+        #[msgpack(tag = 2)]
+        Boxed {
+            #[msgpack(tag = 1)]
+            size: f32,
+            #[msgpack(tag = 2)]
+            weight: u32,
+        },
+        #[msgpack(tag = 3)]
+        Loose,
+    }
+}
+
+fn compare<Old: Schema, New: Schema>() -> CompatibilityReport {
+    check_compatible(&Old::schema(), &New::schema())
+}
+
+#[test]
+fn unchanged_is_compatible() {
+    let report = compare::<base::Item, base::Item>();
+    assert!(report.is_compatible());
+    assert_eq!(report.to_string(), "");
+}
+
+#[test]
+fn new_optional_fields_renames_and_new_variants_are_compatible() {
+    let report = compare::<base::Item, grown::Item>();
+    assert!(report.is_compatible(), "{report}");
+}
+
+#[test]
+fn a_removed_field_whose_tag_is_reserved_is_compatible() {
+    let report = compare::<base::Item, retired::Item>();
+    assert!(report.is_compatible(), "{report}");
+    let report = compare::<base::Item, retired_range::Item>();
+    assert!(report.is_compatible(), "{report}");
+}
+
+#[test]
+fn a_tag_reused_with_another_type_is_breaking() {
+    let report = compare::<base::Item, reused::Item>();
+    assert!(!report.is_compatible());
+    assert_eq!(
+        report.breaking,
+        [(
+            "Item".to_string(),
+            "tag 4 reused with another type: field `note` was str, field `note_count` is int"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        report.to_string(),
+        "Item: tag 4 reused with another type: field `note` was str, field `note_count` is int\n"
+    );
+}
+
+#[test]
+fn a_removed_field_whose_tag_is_not_reserved_is_breaking() {
+    assert_eq!(
+        compare::<base::Item, dropped::Item>().to_string(),
+        "Item: field `note` (tag 4) was removed without reserving its tag: \
+         reserve it with #[msgpack(reserved(4))]\n"
+    );
+}
+
+#[test]
+fn a_new_required_field_is_breaking() {
+    assert_eq!(
+        compare::<base::Item, demanding::Item>().to_string(),
+        "Item: new field `price` (tag 5) is required, but older writers do not send it\n"
+    );
+}
+
+#[test]
+fn a_changed_variant_tag_is_breaking() {
+    assert_eq!(
+        compare::<base::Item, renumbered::Item>().to_string(),
+        "Kind: variant `Boxed` changed tag from 2 to 5\n"
+    );
+}
+
+#[test]
+fn a_field_turned_required_is_breaking() {
+    assert_eq!(
+        compare::<base::Item, strict::Item>().to_string(),
+        "Item: field `note` (tag 4) turned required, but older writers may leave it out\n"
+    );
+}
+
+#[test]
+fn a_struct_turned_enum_is_breaking() {
+    assert_eq!(
+        compare::<base::Item, restructured::Item>().to_string(),
+        "Kind: changed between struct and enum\n"
+    );
+    assert_eq!(
+        compare::<restructured::Item, base::Item>().to_string(),
+        "Kind: changed between struct and enum\n"
+    );
+}
+
+#[test]
+fn every_breaking_change_is_reported_a_line_each() {
+    assert_eq!(
+        compare::<base::Item, rewritten::Item>().to_string(),
+        "Item: tag 1 reused with another type: field `id` was int, field `id` is str\n\
+         Item: field `name` (tag 2) was removed without reserving its tag: \
+         reserve it with #[msgpack(reserved(2))]\n\
+         Item: field `note` (tag 4) turned required, but older writers may leave it out\n\
+         Kind: variant `Loose` changed tag from 1 to 3\n\
+         Kind::Boxed: tag 1 reused with another type: field `size` was int, field `size` is float\n\
+         Kind::Boxed: new field `weight` (tag 2) is required, but older writers do not send it\n"
+    );
+}
+
+#[test]
+fn compatibility_is_checked_on_documents_read_back_from_json() {
+    // The committed document of the old version against the new code.
+    let committed = serde_json::to_string_pretty(&base::Item::schema()).unwrap();
+    let old: SchemaDocument = serde_json::from_str(&committed).unwrap();
+    assert!(check_compatible(&old, &grown::Item::schema()).is_compatible());
+    assert_eq!(
+        check_compatible(&old, &demanding::Item::schema()).to_string(),
+        "Item: new field `price` (tag 5) is required, but older writers do not send it\n"
+    );
+}

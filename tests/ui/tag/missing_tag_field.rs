@@ -1,0 +1,10 @@
+use msgpack_serde::MsgPack;
+
+#[derive(MsgPack)]
+struct Order {
+    #[msgpack(tag = 1)]
+    id: u64,
+    customer: String,
+}
+
+fn main() {}
