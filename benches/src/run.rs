@@ -46,16 +46,19 @@ pub struct FixtureResult {
     pub codecs: Vec<CodecResult>,
 }
 
-/// Measures every codec on the fixture `name`; `progress` hears about each
-/// codec as it starts. `None` for an unknown fixture.
+/// Measures the codecs whose names contain `filter` (all when empty) on
+/// the fixture `name`; `progress` hears about each codec as it starts.
+/// `None` for an unknown fixture.
 pub fn run_fixture(
     name: &str,
     budget: Budget,
+    filter: &str,
     mut progress: impl FnMut(&str),
 ) -> Option<FixtureResult> {
     let codecs = codecs_for(name)?;
     let results = codecs
         .iter()
+        .filter(|codec| codec.name.contains(filter))
         .map(|codec| {
             progress(codec.name);
             run_codec(codec, budget)

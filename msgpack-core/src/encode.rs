@@ -103,20 +103,17 @@ fixed_width_writers! {
     write_f64(f64) = Marker::F64;
 }
 
-/// A fix form: its largest length, and the marker for a length.
-type FixForm = (usize, fn(u8) -> Marker);
-
 /// The header forms of one length-prefixed family.
 struct LenForms {
-    /// The largest length of the fix form, and its marker.
-    fix: Option<FixForm>,
+    /// The largest length of the fix form, and its marker byte for length 0.
+    fix: Option<(usize, u8)>,
     m8: Option<Marker>,
     m16: Marker,
     m32: Marker,
 }
 
 const STR: LenForms = LenForms {
-    fix: Some((31, Marker::FixStr)),
+    fix: Some((31, 0xa0)),
     m8: Some(Marker::Str8),
     m16: Marker::Str16,
     m32: Marker::Str32,
@@ -128,13 +125,13 @@ const BIN: LenForms = LenForms {
     m32: Marker::Bin32,
 };
 const ARRAY: LenForms = LenForms {
-    fix: Some((15, Marker::FixArray)),
+    fix: Some((15, 0x90)),
     m8: None,
     m16: Marker::Array16,
     m32: Marker::Array32,
 };
 const MAP: LenForms = LenForms {
-    fix: Some((15, Marker::FixMap)),
+    fix: Some((15, 0x80)),
     m8: None,
     m16: Marker::Map16,
     m32: Marker::Map32,
@@ -146,33 +143,37 @@ const EXT: LenForms = LenForms {
     m32: Marker::Ext32,
 };
 
-/// Writes a length header in the smallest of `forms`, marker and length in one write.
-#[inline]
+/// Writes a length header in the smallest of `forms`, marker and length in
+/// one fixed-size write (which the compiler turns into plain stores).
+#[inline(always)]
 fn write_len<W: Write>(
     out: &mut W,
     len: usize,
     forms: &LenForms,
 ) -> Result<Marker, EncodeError<W::Error>> {
-    let mut buf = [0u8; 5];
-    let (marker, n) = match (forms.fix, forms.m8) {
-        (Some((max, fix)), _) if len <= max => (fix(len as u8), 1),
-        (_, Some(m8)) if len <= u8::MAX as usize => {
-            buf[1] = len as u8;
-            (m8, 2)
+    if let Some((max, base)) = forms.fix {
+        if len <= max {
+            let byte = base | len as u8;
+            out.write_u8(byte)?;
+            return Ok(Marker::from_u8(byte));
         }
-        _ if len <= u16::MAX as usize => {
-            buf[1..3].copy_from_slice(&(len as u16).to_be_bytes());
-            (forms.m16, 3)
+    }
+    if let Some(m8) = forms.m8 {
+        if len <= u8::MAX as usize {
+            out.write_all(&[m8.to_u8(), len as u8])?;
+            return Ok(m8);
         }
-        _ => {
-            let len32 = u32::try_from(len).map_err(|_| EncodeError::LengthOverflow(len))?;
-            buf[1..5].copy_from_slice(&len32.to_be_bytes());
-            (forms.m32, 5)
-        }
-    };
-    buf[0] = marker.to_u8();
-    out.write_all(&buf[..n])?;
-    Ok(marker)
+    }
+    if len <= u16::MAX as usize {
+        let [a, b] = (len as u16).to_be_bytes();
+        out.write_all(&[forms.m16.to_u8(), a, b])?;
+        return Ok(forms.m16);
+    }
+    let [a, b, c, d] = u32::try_from(len)
+        .map_err(|_| EncodeError::LengthOverflow(len))?
+        .to_be_bytes();
+    out.write_all(&[forms.m32.to_u8(), a, b, c, d])?;
+    Ok(forms.m32)
 }
 
 /// Writes the header of a string of `len` bytes: fixstr, str 8, 16 or 32.

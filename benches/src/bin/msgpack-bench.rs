@@ -29,6 +29,10 @@ struct Args {
     #[arg(long)]
     fixture: Vec<String>,
 
+    /// Run only the codecs whose names contain this text (for profiling).
+    #[arg(long, default_value = "")]
+    codec: String,
+
     /// The longest one operation may run, in seconds.
     #[arg(long, default_value_t = 1.0)]
     max_seconds: f64,
@@ -72,7 +76,7 @@ fn main() -> ExitCode {
     };
     let mut results = Vec::new();
     for name in &names {
-        let result = run::run_fixture(name, budget, |codec| {
+        let result = run::run_fixture(name, budget, &args.codec, |codec| {
             eprint!("\r\x1b[2K{name}: {codec}");
             let _ = std::io::stderr().flush();
         });
