@@ -6,6 +6,9 @@ use plotters::prelude::*;
 
 use crate::run::FixtureResult;
 
+/// Reads one number off a codec's results.
+type Metric = fn(&crate::run::CodecResult) -> f64;
+
 /// Draws, for each fixture, three panels of bars per codec: encoded bytes,
 /// encode time and decode time, each relative to the largest bar.
 pub fn write_svg(path: &Path, results: &[FixtureResult]) -> Result<(), Box<dyn std::error::Error>> {
@@ -20,7 +23,7 @@ pub fn write_svg(path: &Path, results: &[FixtureResult]) -> Result<(), Box<dyn s
         .zip(results)
     {
         let panels = area.split_evenly((1, 3));
-        let metrics: [(&str, fn(&crate::run::CodecResult) -> f64); 3] = [
+        let metrics: [(&str, Metric); 3] = [
             ("bytes", |c| c.bytes as f64),
             ("encode ns", |c| c.encode_ns),
             ("decode ns", |c| c.decode_ns),

@@ -16,20 +16,29 @@ use crate::proto::Proto;
 /// The codec the others are compared with: msgpack-serde's compact mode.
 pub const REFERENCE: &str = "msgpack-serde compact";
 
+/// Writes the fixture's encoding into a buffer.
+pub type EncodeFn = Box<dyn Fn(&mut Vec<u8>)>;
+/// Encodes the fixture into a new `Vec`.
+pub type EncodeFreshFn = Box<dyn Fn() -> Vec<u8>>;
+/// Decodes bytes (and drops the result).
+pub type DecodeFn = Box<dyn Fn(&[u8])>;
+/// Whether bytes decode to the fixture value.
+pub type VerifyFn = Box<dyn Fn(&[u8]) -> bool>;
+
 /// One codec, ready to run on one fixture.
 pub struct Codec {
     /// The codec's name in tables.
     pub name: &'static str,
     /// Appends the fixture's encoding to the buffer.
-    pub encode: Box<dyn Fn(&mut Vec<u8>)>,
+    pub encode: EncodeFn,
     /// Encodes into a new `Vec`.
-    pub encode_fresh: Box<dyn Fn() -> Vec<u8>>,
+    pub encode_fresh: EncodeFreshFn,
     /// Decodes into owned types.
-    pub decode: Box<dyn Fn(&[u8])>,
+    pub decode: DecodeFn,
     /// Decodes into types that borrow their strings, where the codec can.
-    pub decode_borrowed: Option<Box<dyn Fn(&[u8])>>,
+    pub decode_borrowed: Option<DecodeFn>,
     /// Whether bytes decode to the fixture value.
-    pub verify: Box<dyn Fn(&[u8]) -> bool>,
+    pub verify: VerifyFn,
 }
 
 impl std::fmt::Debug for Codec {

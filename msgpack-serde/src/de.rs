@@ -192,6 +192,77 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
+        // The most common markers first, decoded from the byte at hand.
+        let byte = self.reader.peek_byte()?;
+        match byte {
+            0x00..=0x7f => {
+                self.reader.take_byte()?;
+                return visitor.visit_u64(byte as u64);
+            }
+            0xa0..=0xbf => {
+                self.reader.take_byte()?;
+                let bytes = self.reader.take((byte & 0x1f) as usize)?;
+                let s = std::str::from_utf8(bytes)
+                    .map_err(|_| Error::wire(ErrorKind::InvalidUtf8, start))?;
+                return M::visit_str(visitor, s);
+            }
+            0x90..=0x9f => {
+                self.reader.take_byte()?;
+                return self.visit_array(start, (byte & 0x0f) as u32, visitor);
+            }
+            0x80..=0x8f => {
+                self.reader.take_byte()?;
+                return self.visit_map(start, (byte & 0x0f) as u32, visitor);
+            }
+            0xc0 => {
+                self.reader.take_byte()?;
+                return visitor.visit_unit();
+            }
+            0xc2 | 0xc3 => {
+                self.reader.take_byte()?;
+                return visitor.visit_bool(byte == 0xc3);
+            }
+            0xe0..=0xff => {
+                self.reader.take_byte()?;
+                return visitor.visit_i64(byte as i8 as i64);
+            }
+            0xcc..=0xd3 => {
+                self.reader.take_byte()?;
+                let r = &mut self.reader;
+                let n: i128 = match byte {
+                    0xcc => r.take_byte()? as i128,
+                    0xcd => u16::from_be_bytes(r.take_array()?) as i128,
+                    0xce => u32::from_be_bytes(r.take_array()?) as i128,
+                    0xcf => u64::from_be_bytes(r.take_array()?) as i128,
+                    0xd0 => r.take_byte()? as i8 as i128,
+                    0xd1 => i16::from_be_bytes(r.take_array()?) as i128,
+                    0xd2 => i32::from_be_bytes(r.take_array()?) as i128,
+                    _ => i64::from_be_bytes(r.take_array()?) as i128,
+                };
+                // Non-negative values are unsigned, whatever their format.
+                return match u64::try_from(n) {
+                    Ok(n) => visitor.visit_u64(n),
+                    Err(_) => visitor.visit_i64(n as i64),
+                };
+            }
+            0xca => {
+                self.reader.take_byte()?;
+                return visitor.visit_f32(f32::from_be_bytes(self.reader.take_array()?));
+            }
+            0xcb => {
+                self.reader.take_byte()?;
+                return visitor.visit_f64(f64::from_be_bytes(self.reader.take_array()?));
+            }
+            0xd9 => {
+                self.reader.take_byte()?;
+                let len = self.reader.take_byte()? as usize;
+                let bytes = self.reader.take(len)?;
+                let s = std::str::from_utf8(bytes)
+                    .map_err(|_| Error::wire(ErrorKind::InvalidUtf8, start))?;
+                return M::visit_str(visitor, s);
+            }
+            _ => {}
+        }
         let marker = self.reader.peek_marker()?;
         match marker.family() {
             Family::Nil => {

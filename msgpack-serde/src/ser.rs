@@ -133,30 +133,47 @@ where
         Ok(())
     }
 
+    #[inline]
     fn start_seq(&mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'_, W>> {
         match len {
             Some(len) if is_map => encode::write_map_len(&mut self.out, len)?,
             Some(len) => encode::write_array_len(&mut self.out, len)?,
             None => {
-                let buffer = Serializer::<Vec<u8>>::with_config(Vec::new(), self.config);
-                return Ok(Compound::Buffered {
-                    ser: self,
-                    buffer,
+                let buffered = Buffered {
+                    bytes: Vec::new(),
                     count: 0,
                     is_map,
+                };
+                return Ok(Compound {
+                    ser: self,
+                    buffered: Some(Box::new(buffered)),
                 });
             }
         };
-        Ok(Compound::Direct { ser: self })
+        Ok(Compound {
+            ser: self,
+            buffered: None,
+        })
     }
 
+    #[inline]
     fn start_struct(&mut self, len: usize) -> Result<Compound<'_, W>> {
-        if self.config.structs_as_maps_enabled() {
+        let fix = if self.config.structs_as_maps_enabled() {
+            0x80
+        } else {
+            0x90
+        };
+        if len <= 15 {
+            self.out.write_u8(fix | len as u8)?;
+        } else if fix == 0x80 {
             encode::write_map_len(&mut self.out, len)?;
         } else {
             encode::write_array_len(&mut self.out, len)?;
         }
-        Ok(Compound::Direct { ser: self })
+        Ok(Compound {
+            ser: self,
+            buffered: None,
+        })
     }
 }
 
@@ -347,17 +364,20 @@ where
 /// The state of a sequence, map or struct being serialized.
 #[doc(hidden)]
 #[derive(Debug)]
-pub enum Compound<'a, W> {
-    /// The length was known: the header is written, elements go straight out.
-    Direct { ser: &'a mut Serializer<W> },
-    /// The length was not known (`flatten`, iterator adapters): elements
-    /// are counted into a buffer, written behind the header at the end.
-    Buffered {
-        ser: &'a mut Serializer<W>,
-        buffer: Serializer<Vec<u8>>,
-        count: usize,
-        is_map: bool,
-    },
+pub struct Compound<'a, W> {
+    ser: &'a mut Serializer<W>,
+    /// `None` when the length was known: the header is written and
+    /// elements go straight out. Otherwise (`flatten`, iterator adapters)
+    /// elements are counted into a buffer, written behind the header at
+    /// the end. Boxed, so the common case stays two words.
+    buffered: Option<Box<Buffered>>,
+}
+
+#[derive(Debug)]
+struct Buffered {
+    bytes: Vec<u8>,
+    count: usize,
+    is_map: bool,
 }
 
 impl<W: Write> Compound<'_, W>
@@ -366,37 +386,38 @@ where
 {
     #[inline]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match self {
-            Compound::Direct { ser } => value.serialize(&mut **ser),
-            Compound::Buffered { buffer, count, .. } => {
-                *count += 1;
-                value.serialize(buffer)
+        match &mut self.buffered {
+            None => value.serialize(&mut *self.ser),
+            Some(buffered) => {
+                buffered.count += 1;
+                value.serialize(&mut Serializer::<&mut Vec<u8>>::with_config(
+                    &mut buffered.bytes,
+                    self.ser.config,
+                ))
             }
         }
     }
 
     #[inline]
     fn map_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match self {
-            Compound::Direct { ser } => value.serialize(&mut **ser),
-            Compound::Buffered { buffer, .. } => value.serialize(buffer),
+        match &mut self.buffered {
+            None => value.serialize(&mut *self.ser),
+            Some(buffered) => value.serialize(&mut Serializer::<&mut Vec<u8>>::with_config(
+                &mut buffered.bytes,
+                self.ser.config,
+            )),
         }
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
-        if let Compound::Buffered {
-            ser,
-            buffer,
-            count,
-            is_map,
-        } = self
-        {
-            if is_map {
-                encode::write_map_len(&mut ser.out, count)?;
+        if let Some(buffered) = self.buffered {
+            if buffered.is_map {
+                encode::write_map_len(&mut self.ser.out, buffered.count)?;
             } else {
-                encode::write_array_len(&mut ser.out, count)?;
+                encode::write_array_len(&mut self.ser.out, buffered.count)?;
             }
-            ser.out.write_all(&buffer.out)?;
+            self.ser.out.write_all(&buffered.bytes)?;
         }
         Ok(())
     }
@@ -465,29 +486,28 @@ macro_rules! struct_like {
 
             #[inline]
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-                if let Compound::Direct { ser } = self {
-                    if ser.config.structs_as_maps_enabled() {
-                        encode::write_str(&mut ser.out, key)?;
-                    }
+                // Structs know their length: never buffered.
+                if self.ser.config.structs_as_maps_enabled() {
+                    encode::write_str(&mut self.ser.out, key)?;
                 }
-                self.map_value(value)
+                value.serialize(&mut *self.ser)
             }
 
             /// A skipped field keeps named maps consistent (the header
             /// counted only the fields written), but would shift every
             /// later field of an array: compact mode refuses it.
             fn skip_field(&mut self, key: &'static str) -> Result<()> {
-                match self {
-                    Compound::Direct { ser } if !ser.config.structs_as_maps_enabled() => {
-                        Err(Error::skipped_field(key))
-                    }
-                    _ => Ok(()),
+                if self.ser.config.structs_as_maps_enabled() {
+                    Ok(())
+                } else {
+                    Err(Error::skipped_field(key))
                 }
             }
 
             #[inline]
             fn end(self) -> Result<()> {
-                self.finish()
+                // Structs know their length: nothing was buffered.
+                Ok(())
             }
         }
     )*};
