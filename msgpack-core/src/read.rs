@@ -116,13 +116,16 @@ impl<'a> Reader<'a> {
     }
 
     /// The next byte, without consuming it.
-    #[inline]
+    #[inline(always)]
     pub fn peek_byte(&self) -> Result<u8, Error> {
-        self.input.get(self.pos).copied().ok_or_else(|| self.eof())
+        match self.input.get(self.pos) {
+            Some(&byte) => Ok(byte),
+            None => Err(self.eof()),
+        }
     }
 
     /// Consumes one raw byte.
-    #[inline]
+    #[inline(always)]
     pub fn take_byte(&mut self) -> Result<u8, Error> {
         let byte = self.peek_byte()?;
         self.pos += 1;
@@ -131,22 +134,32 @@ impl<'a> Reader<'a> {
 
     /// Consumes `len` raw bytes and returns them, borrowed from the input.
     /// Fails without consuming anything when fewer remain.
-    #[inline]
+    #[inline(always)]
     pub fn take(&mut self, len: usize) -> Result<&'a [u8], Error> {
-        if len > self.remaining_len() {
-            return Err(self.eof());
+        let input = self.input;
+        match input.get(self.pos..).and_then(|rest| rest.get(..len)) {
+            Some(bytes) => {
+                self.pos += len;
+                Ok(bytes)
+            }
+            None => Err(self.eof()),
         }
-        let bytes = &self.input[self.pos..self.pos + len];
-        self.pos += len;
-        Ok(bytes)
     }
 
     /// Consumes `N` raw bytes as an array.
-    #[inline]
+    #[inline(always)]
     pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Error> {
-        let mut array = [0u8; N];
-        array.copy_from_slice(self.take(N)?);
-        Ok(array)
+        match self
+            .input
+            .get(self.pos..)
+            .and_then(<[u8]>::first_chunk::<N>)
+        {
+            Some(&array) => {
+                self.pos += N;
+                Ok(array)
+            }
+            None => Err(self.eof()),
+        }
     }
 
     /// Moves back to `pos`, an offset previously returned by

@@ -187,6 +187,49 @@ impl<'a, M> Decoder<'a, M> {
         Ok(value)
     }
 
+    /// Visits the number or boolean whose marker `byte` is at the reader
+    /// (one for which [`is_scalar`] holds).
+    #[inline(always)]
+    fn scalar<'de, V: Visitor<'de>>(&mut self, byte: u8, visitor: V) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        let r = &mut self.reader;
+        r.take_byte()?;
+        match byte {
+            0x00..=0x7f => visitor.visit_u64(byte as u64),
+            0xe0..=0xff => visitor.visit_i64(byte as i8 as i64),
+            0xc2 | 0xc3 => visitor.visit_bool(byte == 0xc3),
+            0xca => visitor.visit_f32(f32::from_be_bytes(r.take_array()?)),
+            0xcb => visitor.visit_f64(f64::from_be_bytes(r.take_array()?)),
+            0xcc => visitor.visit_u64(r.take_byte()? as u64),
+            0xcd => visitor.visit_u64(u16::from_be_bytes(r.take_array()?) as u64),
+            0xce => visitor.visit_u64(u32::from_be_bytes(r.take_array()?) as u64),
+            0xcf => visitor.visit_u64(u64::from_be_bytes(r.take_array()?)),
+            0xd0 => visit_signed(visitor, r.take_byte()? as i8 as i64),
+            0xd1 => visit_signed(visitor, i16::from_be_bytes(r.take_array()?) as i64),
+            0xd2 => visit_signed(visitor, i32::from_be_bytes(r.take_array()?) as i64),
+            _ => visit_signed(visitor, i64::from_be_bytes(r.take_array()?)),
+        }
+    }
+
+    /// Visits string bytes that started at `start`, checking UTF-8.
+    #[inline]
+    fn visit_utf8<'de, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        bytes: &'a [u8],
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => M::visit_str(visitor, s),
+            Err(_) => Err(Error::wire(ErrorKind::InvalidUtf8, start)),
+        }
+    }
+
     /// Visits the value at the reader, whatever its type.
     fn any<'de, V: Visitor<'de>>(&mut self, start: usize, visitor: V) -> Result<V::Value>
     where
@@ -194,17 +237,20 @@ impl<'a, M> Decoder<'a, M> {
     {
         // The most common markers first, decoded from the byte at hand.
         let byte = self.reader.peek_byte()?;
+        if is_scalar(byte) {
+            return self.scalar(byte, visitor);
+        }
         match byte {
-            0x00..=0x7f => {
-                self.reader.take_byte()?;
-                return visitor.visit_u64(byte as u64);
-            }
             0xa0..=0xbf => {
                 self.reader.take_byte()?;
                 let bytes = self.reader.take((byte & 0x1f) as usize)?;
-                let s = std::str::from_utf8(bytes)
-                    .map_err(|_| Error::wire(ErrorKind::InvalidUtf8, start))?;
-                return M::visit_str(visitor, s);
+                return self.visit_utf8(start, bytes, visitor);
+            }
+            0xd9 => {
+                self.reader.take_byte()?;
+                let len = self.reader.take_byte()? as usize;
+                let bytes = self.reader.take(len)?;
+                return self.visit_utf8(start, bytes, visitor);
             }
             0x90..=0x9f => {
                 self.reader.take_byte()?;
@@ -217,49 +263,6 @@ impl<'a, M> Decoder<'a, M> {
             0xc0 => {
                 self.reader.take_byte()?;
                 return visitor.visit_unit();
-            }
-            0xc2 | 0xc3 => {
-                self.reader.take_byte()?;
-                return visitor.visit_bool(byte == 0xc3);
-            }
-            0xe0..=0xff => {
-                self.reader.take_byte()?;
-                return visitor.visit_i64(byte as i8 as i64);
-            }
-            0xcc..=0xd3 => {
-                self.reader.take_byte()?;
-                let r = &mut self.reader;
-                let n: i128 = match byte {
-                    0xcc => r.take_byte()? as i128,
-                    0xcd => u16::from_be_bytes(r.take_array()?) as i128,
-                    0xce => u32::from_be_bytes(r.take_array()?) as i128,
-                    0xcf => u64::from_be_bytes(r.take_array()?) as i128,
-                    0xd0 => r.take_byte()? as i8 as i128,
-                    0xd1 => i16::from_be_bytes(r.take_array()?) as i128,
-                    0xd2 => i32::from_be_bytes(r.take_array()?) as i128,
-                    _ => i64::from_be_bytes(r.take_array()?) as i128,
-                };
-                // Non-negative values are unsigned, whatever their format.
-                return match u64::try_from(n) {
-                    Ok(n) => visitor.visit_u64(n),
-                    Err(_) => visitor.visit_i64(n as i64),
-                };
-            }
-            0xca => {
-                self.reader.take_byte()?;
-                return visitor.visit_f32(f32::from_be_bytes(self.reader.take_array()?));
-            }
-            0xcb => {
-                self.reader.take_byte()?;
-                return visitor.visit_f64(f64::from_be_bytes(self.reader.take_array()?));
-            }
-            0xd9 => {
-                self.reader.take_byte()?;
-                let len = self.reader.take_byte()? as usize;
-                let bytes = self.reader.take(len)?;
-                let s = std::str::from_utf8(bytes)
-                    .map_err(|_| Error::wire(ErrorKind::InvalidUtf8, start))?;
-                return M::visit_str(visitor, s);
             }
             _ => {}
         }
@@ -302,6 +305,21 @@ impl<'a, M> Decoder<'a, M> {
     }
 }
 
+/// Whether a marker byte starts a number or a boolean.
+#[inline(always)]
+fn is_scalar(byte: u8) -> bool {
+    matches!(byte, 0x00..=0x7f | 0xe0..=0xff | 0xc2 | 0xc3 | 0xca..=0xd3)
+}
+
+/// A signed integer: non-negative values are unsigned, whatever their format.
+#[inline(always)]
+fn visit_signed<'de, V: Visitor<'de>>(visitor: V, n: i64) -> Result<V::Value> {
+    match u64::try_from(n) {
+        Ok(n) => visitor.visit_u64(n),
+        Err(_) => visitor.visit_i64(n),
+    }
+}
+
 /// Runs `body` as the decoding of one value: counts it, and gives errors
 /// without an offset the value's offset. The body runs in a closure, so
 /// an early `return` or `?` in it still gets the offset.
@@ -312,6 +330,29 @@ macro_rules! one_value {
         let result: Result<_> = (|| $body)();
         result.map_err(|error| error.at($start))
     }};
+}
+
+/// Numbers and booleans: the one-byte and float forms straight to the
+/// visitor, everything else through `any`.
+macro_rules! scalars {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.begin()?;
+            let byte = self.reader.peek_byte()?;
+            let result = match byte {
+                // Floats first: a mesh or a series is mostly floats.
+                0xca => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
+                    .and_then(|bytes| visitor.visit_f32(f32::from_be_bytes(bytes))),
+                0xcb => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
+                    .and_then(|bytes| visitor.visit_f64(f64::from_be_bytes(bytes))),
+                _ if is_scalar(byte) => self.scalar(byte, visitor),
+                _ => self.any(start, visitor),
+            };
+
+            result.map_err(|error| error.at(start))
+        }
+    )*};
 }
 
 impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M> {
@@ -439,9 +480,14 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         false
     }
 
+    scalars! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
+        deserialize_f64
+    }
+
     forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct map struct identifier
+        i128 u128 char str string bytes byte_buf unit unit_struct map struct identifier
     }
 }
 
