@@ -133,7 +133,7 @@ where
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn start_seq(&mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'_, W>> {
         match len {
             Some(len) if is_map => encode::write_map_len(&mut self.out, len)?,
@@ -156,7 +156,7 @@ where
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn start_struct(&mut self, len: usize) -> Result<Compound<'_, W>> {
         let fix = if self.config.structs_as_maps_enabled() {
             0x80
@@ -179,7 +179,7 @@ where
 
 macro_rules! serialize_ints {
     ($($method:ident($ty:ty) => $write:ident as $wide:ty;)*) => {$(
-        #[inline]
+        #[inline(always)]
         fn $method(self, v: $ty) -> Result<()> {
             encode::$write(&mut self.out, v as $wide)?;
             Ok(())
@@ -201,7 +201,7 @@ where
     type SerializeStruct = Compound<'a, W>;
     type SerializeStructVariant = Compound<'a, W>;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_bool(self, v: bool) -> Result<()> {
         encode::write_bool(&mut self.out, v)?;
         Ok(())
@@ -230,46 +230,46 @@ where
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<()> {
         encode::write_f32(&mut self.out, v)?;
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_f64(self, v: f64) -> Result<()> {
         encode::write_f64(&mut self.out, v)?;
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_char(self, v: char) -> Result<()> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<()> {
         encode::write_str(&mut self.out, v)?;
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         encode::write_bin(&mut self.out, v)?;
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_none(self) -> Result<()> {
         self.serialize_unit()
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_unit(self) -> Result<()> {
         encode::write_nil(&mut self.out)?;
         Ok(())
@@ -384,7 +384,7 @@ impl<W: Write> Compound<'_, W>
 where
     Error: From<W::Error>,
 {
-    #[inline]
+    #[inline(always)]
     fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match &mut self.buffered {
             None => value.serialize(&mut *self.ser),
@@ -398,7 +398,7 @@ where
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn map_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match &mut self.buffered {
             None => value.serialize(&mut *self.ser),
@@ -409,7 +409,7 @@ where
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish(self) -> Result<()> {
         if let Some(buffered) = self.buffered {
             if buffered.is_map {
@@ -432,12 +432,12 @@ macro_rules! seq_like {
             type Ok = ();
             type Error = Error;
 
-            #[inline]
+            #[inline(always)]
             fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
                 self.element(value)
             }
 
-            #[inline]
+            #[inline(always)]
             fn end(self) -> Result<()> {
                 self.finish()
             }
@@ -459,17 +459,17 @@ where
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
         self.element(key)
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         self.map_value(value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -484,7 +484,7 @@ macro_rules! struct_like {
             type Ok = ();
             type Error = Error;
 
-            #[inline]
+            #[inline(always)]
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
                 // Structs know their length: never buffered.
                 if self.ser.config.structs_as_maps_enabled() {
@@ -504,7 +504,7 @@ macro_rules! struct_like {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn end(self) -> Result<()> {
                 // Structs know their length: nothing was buffered.
                 Ok(())
