@@ -34,7 +34,7 @@ struct Args {
     codec: String,
 
     /// The longest one operation may run, in seconds.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     max_seconds: f64,
 
     /// Print the results as JSON instead of tables.

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Instructions per operation, counted by callgrind: repeatable on a noisy
+# machine, where times are not. Prints a markdown table.
+#
+#   bash benches/callgrind.sh [fixture ...]
+#
+# Needs valgrind. Each count is (run with N iterations - run with 0) / N,
+# so fixture setup is not counted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p msgpack-benches --example profile
+bin=target/release/examples/profile
+fixtures=("${@:-document api_profile logs mesh ints}")
+[ $# -gt 0 ] || fixtures=(document api_profile logs mesh ints)
+codecs=("msgpack-serde compact" "msgpack-serde named" "msgpack-serde derive map" "msgpack-serde derive array"
+        "rmp-serde compact" "rmp-serde named" "msgpacker" "prost" "serde_json")
+
+count() { # fixture codec op n -> instructions
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" "$3" "$4" 2>&1 |
+    awk '/Collected/ {print $4}'
+}
+
+echo "| fixture | codec | encode (instructions) | decode (instructions) |"
+echo "|---|---|--:|--:|"
+for fixture in "${fixtures[@]}"; do
+  case $fixture in document|api_profile) n=2000 ;; *) n=5 ;; esac
+  for codec in "${codecs[@]}"; do
+    row="| $fixture | $codec"
+    for op in encode decode; do
+      base=$(count "$fixture" "$codec" "$op" 0)
+      total=$(count "$fixture" "$codec" "$op" "$n")
+      row="$row | $(( (total - base) / n ))"
+    done
+    echo "$row |"
+  done
+done
