@@ -799,7 +799,7 @@ macro_rules! forward_to_decoder {
 }
 
 macro_rules! deserializer_impl {
-    ($($impl_generics:tt)*) => {
+    () => {
         fn is_human_readable(&self) -> bool {
             false
         }
