@@ -24,6 +24,14 @@ pub struct Error {
 }
 
 /// The kinds of [`Error`].
+///
+/// ```
+/// use msgpack_core::{ErrorKind, Marker, Reader};
+///
+/// let error = Reader::new(&[0xa1, b'x']).read_bool().unwrap_err();
+/// assert_eq!(error.kind(), ErrorKind::TypeMismatch { expected: "a boolean", found: Marker::FixStr(1) });
+/// assert_eq!(error.kind().to_string(), "invalid type: fixstr (0xa1), expected a boolean");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -70,23 +78,55 @@ pub enum ErrorKind {
 
 impl Error {
     /// An error of `kind` at byte `offset`.
+    ///
+    /// ```
+    /// use msgpack_core::{Error, ErrorKind};
+    ///
+    /// let error = Error::new(ErrorKind::InvalidTimestamp, 4);
+    /// assert_eq!(error.to_string(), "invalid timestamp at offset 4");
+    /// ```
     #[cold]
     pub const fn new(kind: ErrorKind, offset: usize) -> Error {
         Error { kind, offset }
     }
 
     /// What went wrong.
+    ///
+    /// ```
+    /// use msgpack_core::{ErrorKind, Reader};
+    ///
+    /// let error = Reader::new(&[0xc1]).read_nil().unwrap_err();
+    /// assert_eq!(error.kind(), ErrorKind::ReservedMarker);
+    /// ```
     pub const fn kind(&self) -> ErrorKind {
         self.kind
     }
 
     /// The byte offset in the input where it went wrong.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0x01, 0x02, 0xc3]);
+    /// reader.skip().unwrap();
+    /// reader.skip().unwrap();
+    /// assert_eq!(reader.read_int::<u8>().unwrap_err().offset(), 2);
+    /// ```
     pub const fn offset(&self) -> usize {
         self.offset
     }
 
     /// Whether more input might have made this a success: the input ended
     /// inside a value. Lets a stream reader wait for more bytes.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let truncated = Reader::new(&[0xcd, 0x01]).read_int::<u16>().unwrap_err();
+    /// assert!(truncated.is_eof());
+    /// let invalid = Reader::new(&[0xc1]).read_int::<u16>().unwrap_err();
+    /// assert!(!invalid.is_eof());
+    /// ```
     pub const fn is_eof(&self) -> bool {
         matches!(self.kind, ErrorKind::UnexpectedEof)
     }

@@ -28,6 +28,13 @@ enum Repr {
 
 impl Integer {
     /// The value as `u64`, if it is not negative.
+    ///
+    /// ```
+    /// use msgpack_core::Integer;
+    ///
+    /// assert_eq!(Integer::from(7u8).as_u64(), Some(7));
+    /// assert_eq!(Integer::from(-7).as_u64(), None);
+    /// ```
     pub const fn as_u64(self) -> Option<u64> {
         match self.0 {
             Repr::Unsigned(n) => Some(n),
@@ -36,6 +43,13 @@ impl Integer {
     }
 
     /// The value as `i64`, if it fits.
+    ///
+    /// ```
+    /// use msgpack_core::Integer;
+    ///
+    /// assert_eq!(Integer::from(-7).as_i64(), Some(-7));
+    /// assert_eq!(Integer::from(u64::MAX).as_i64(), None);
+    /// ```
     pub const fn as_i64(self) -> Option<i64> {
         match self.0 {
             Repr::Unsigned(n) if n <= i64::MAX as u64 => Some(n as i64),
@@ -45,6 +59,13 @@ impl Integer {
     }
 
     /// The value as `i128`, which holds every MessagePack integer.
+    ///
+    /// ```
+    /// use msgpack_core::Integer;
+    ///
+    /// assert_eq!(Integer::from(u64::MAX).as_i128(), 18_446_744_073_709_551_615);
+    /// assert_eq!(Integer::from(i64::MIN).as_i128(), -9_223_372_036_854_775_808);
+    /// ```
     pub const fn as_i128(self) -> i128 {
         match self.0 {
             Repr::Unsigned(n) => n as i128,
@@ -53,6 +74,13 @@ impl Integer {
     }
 
     /// The value as `f64`, rounded to the nearest representable value.
+    ///
+    /// ```
+    /// use msgpack_core::Integer;
+    ///
+    /// assert_eq!(Integer::from(-3).as_f64(), -3.0);
+    /// assert_eq!(Integer::from(u64::MAX).as_f64(), 18_446_744_073_709_551_616.0); // 2^64
+    /// ```
     pub fn as_f64(self) -> f64 {
         match self.0 {
             Repr::Unsigned(n) => n as f64,
@@ -61,6 +89,13 @@ impl Integer {
     }
 
     /// Whether the value is below zero.
+    ///
+    /// ```
+    /// use msgpack_core::Integer;
+    ///
+    /// assert!(Integer::from(-1).is_negative());
+    /// assert!(!Integer::from(0).is_negative());
+    /// ```
     pub const fn is_negative(self) -> bool {
         matches!(self.0, Repr::Negative(_))
     }
@@ -95,11 +130,35 @@ impl fmt::Display for Integer {
 
 /// The integer types a MessagePack integer can be read into, with the name
 /// an out-of-range error gives. Sealed.
+///
+/// ```
+/// use msgpack_core::{FromInteger, Integer, Reader};
+///
+/// assert_eq!(u8::from_integer(Integer::from(255)), Some(255));
+/// assert_eq!(u8::from_integer(Integer::from(256)), None);
+/// assert_eq!(Reader::new(&[0xff]).read_int::<i8>(), Ok(-1)); // any FromInteger type
+/// ```
 pub trait FromInteger: Sized + private::Sealed {
     /// The type's name, such as `"u8"`.
+    ///
+    /// ```
+    /// use msgpack_core::{FromInteger, Reader};
+    ///
+    /// assert_eq!(<u16 as FromInteger>::NAME, "u16");
+    /// let error = Reader::new(&[0xff]).read_int::<u16>().unwrap_err(); // -1
+    /// assert_eq!(error.to_string(), "integer out of range for u16 at offset 0");
+    /// ```
     const NAME: &'static str;
 
     /// The value, if it fits this type.
+    ///
+    /// ```
+    /// use msgpack_core::{FromInteger, Integer};
+    ///
+    /// assert_eq!(i8::from_integer(Integer::from(-128)), Some(-128));
+    /// assert_eq!(u128::from_integer(Integer::from(u64::MAX)), Some(u64::MAX as u128));
+    /// assert_eq!(u128::from_integer(Integer::from(-1)), None);
+    /// ```
     fn from_integer(n: Integer) -> Option<Self>;
 }
 
@@ -194,6 +253,14 @@ impl TryFrom<i128> for Integer {
 }
 
 /// An integer that does not fit the type it was converted to.
+///
+/// ```
+/// use msgpack_core::{Integer, OutOfRange};
+///
+/// assert_eq!(u8::try_from(Integer::from(256)), Err(OutOfRange));
+/// assert_eq!(Integer::try_from(u128::MAX), Err(OutOfRange)); // beyond u64::MAX
+/// assert_eq!(OutOfRange.to_string(), "integer out of range");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfRange;
 

@@ -60,8 +60,8 @@
 //! - `std` (default): [`IoWriter`], `std::error::Error` impls and
 //!   `SystemTime` conversions for [`Timestamp`]. Implies `alloc`.
 //! - `alloc`: [`Value`], [`ValueRef`] and the `Vec<u8>` writer.
-//! - `serde`: `Serialize` and `Deserialize` for [`Value`], [`Integer`] and
-//!   [`Timestamp`], and the extension convention in `serde_ext`.
+//! - `serde`: `Serialize` and `Deserialize` for [`Value`] and [`Timestamp`],
+//!   `Serialize` for [`Integer`], and the extension convention in `serde_ext`.
 //! - `json`: conversions between [`Value`] and `serde_json::Value`.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]

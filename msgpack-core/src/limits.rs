@@ -28,9 +28,24 @@ pub struct Limits {
 
 impl Limits {
     /// The default depth limit, the same as serde_json's recursion limit.
+    ///
+    /// ```
+    /// use msgpack_core::Limits;
+    ///
+    /// assert_eq!(Limits::DEFAULT_DEPTH, 128);
+    /// assert_eq!(Limits::new().depth(), Limits::DEFAULT_DEPTH);
+    /// ```
     pub const DEFAULT_DEPTH: usize = 128;
 
     /// Depth 128, no value-count or size limit.
+    ///
+    /// ```
+    /// use msgpack_core::Limits;
+    ///
+    /// let limits = Limits::new();
+    /// assert_eq!((limits.depth(), limits.values(), limits.bytes()), (128, usize::MAX, usize::MAX));
+    /// assert_eq!(limits, Limits::default());
+    /// ```
     pub const fn new() -> Limits {
         Limits {
             depth: Limits::DEFAULT_DEPTH,
@@ -41,6 +56,16 @@ impl Limits {
 
     /// No limit at all, for trusted input. Decoders that recurse still
     /// need stack for the depth the input has.
+    ///
+    /// ```
+    /// use msgpack_core::{Limits, Reader, Value};
+    ///
+    /// let deep = [[0x91; 200].as_slice(), &[0xc0]].concat(); // [[[...[nil]...]]], 200 deep
+    /// let error = Value::from_slice(&deep).unwrap_err();
+    /// assert_eq!(error.to_string(), "nesting exceeds the depth limit of 128 at offset 128");
+    /// let mut reader = Reader::with_limits(&deep, Limits::unlimited()).unwrap();
+    /// assert!(Value::decode(&mut reader).is_ok());
+    /// ```
     pub const fn unlimited() -> Limits {
         Limits {
             depth: usize::MAX,
@@ -51,6 +76,17 @@ impl Limits {
 
     /// Sets how deep arrays and maps may nest: a scalar has depth 0 and
     /// `[[1]]` has depth 2.
+    ///
+    /// ```
+    /// use msgpack_core::{Limits, Reader, Value};
+    ///
+    /// let input = [0x91, 0x91, 0x01]; // [[1]]
+    /// let mut reader = Reader::with_limits(&input, Limits::new().max_depth(2)).unwrap();
+    /// assert!(Value::decode(&mut reader).is_ok());
+    /// let mut reader = Reader::with_limits(&input, Limits::new().max_depth(1)).unwrap();
+    /// let error = Value::decode(&mut reader).unwrap_err();
+    /// assert_eq!(error.to_string(), "nesting exceeds the depth limit of 1 at offset 1");
+    /// ```
     #[must_use]
     pub const fn max_depth(mut self, depth: usize) -> Limits {
         self.depth = depth;
@@ -59,6 +95,15 @@ impl Limits {
 
     /// Sets how many values may be decoded, counting each container and
     /// each element, key and value inside it.
+    ///
+    /// ```
+    /// use msgpack_core::{Limits, Reader, Value};
+    ///
+    /// let input = [0x92, 0x01, 0x02]; // [1, 2]: three values
+    /// let mut reader = Reader::with_limits(&input, Limits::new().max_values(2)).unwrap();
+    /// let error = Value::decode(&mut reader).unwrap_err();
+    /// assert_eq!(error.to_string(), "more values than the limit of 2 at offset 2");
+    /// ```
     #[must_use]
     pub const fn max_values(mut self, values: usize) -> Limits {
         self.values = values;
@@ -66,6 +111,13 @@ impl Limits {
     }
 
     /// Sets how many bytes of input may be read.
+    ///
+    /// ```
+    /// use msgpack_core::{Limits, Reader};
+    ///
+    /// let error = Reader::with_limits(&[0x92, 0x01, 0x02], Limits::new().max_bytes(2)).unwrap_err();
+    /// assert_eq!(error.to_string(), "input exceeds the size limit of 2 bytes at offset 2");
+    /// ```
     #[must_use]
     pub const fn max_bytes(mut self, bytes: usize) -> Limits {
         self.bytes = bytes;
@@ -73,16 +125,36 @@ impl Limits {
     }
 
     /// The depth limit.
+    ///
+    /// ```
+    /// use msgpack_core::Limits;
+    ///
+    /// assert_eq!(Limits::new().max_depth(16).depth(), 16);
+    /// ```
     pub const fn depth(&self) -> usize {
         self.depth
     }
 
     /// The value-count limit (`usize::MAX` when unlimited).
+    ///
+    /// ```
+    /// use msgpack_core::Limits;
+    ///
+    /// assert_eq!(Limits::new().values(), usize::MAX);
+    /// assert_eq!(Limits::new().max_values(10_000).values(), 10_000);
+    /// ```
     pub const fn values(&self) -> usize {
         self.values
     }
 
     /// The size limit in bytes (`usize::MAX` when unlimited).
+    ///
+    /// ```
+    /// use msgpack_core::Limits;
+    ///
+    /// assert_eq!(Limits::new().bytes(), usize::MAX);
+    /// assert_eq!(Limits::new().max_bytes(1 << 20).bytes(), 1_048_576);
+    /// ```
     pub const fn bytes(&self) -> usize {
         self.bytes
     }

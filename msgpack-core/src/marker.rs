@@ -93,6 +93,14 @@ pub enum Marker {
 }
 
 /// The family a marker belongs to, as a decoder sees it.
+///
+/// ```
+/// use msgpack_core::{Family, Marker};
+///
+/// assert_eq!(Marker::from_u8(0xcd).family(), Family::Int); // uint 16
+/// assert_eq!(Marker::from_u8(0xe0).family(), Family::Int); // negative fixint
+/// assert_eq!(Family::Str.to_string(), "a string");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// nil
@@ -121,6 +129,15 @@ pub enum Family {
 
 impl Marker {
     /// The marker of a first byte. Total: every byte is some marker.
+    ///
+    /// ```
+    /// use msgpack_core::Marker;
+    ///
+    /// assert_eq!(Marker::from_u8(0x05), Marker::FixPos(5));
+    /// assert_eq!(Marker::from_u8(0xff), Marker::FixNeg(-1));
+    /// assert_eq!(Marker::from_u8(0x92), Marker::FixArray(2));
+    /// assert_eq!(Marker::from_u8(0xcd), Marker::U16);
+    /// ```
     #[inline]
     pub const fn from_u8(byte: u8) -> Marker {
         match byte {
@@ -169,6 +186,14 @@ impl Marker {
     /// The payload of a fix marker is masked to its bits, so
     /// `Marker::FixStr(40)` is not a valid marker and writes a wrong byte;
     /// markers made by [`Marker::from_u8`] or by the writers always round-trip.
+    ///
+    /// ```
+    /// use msgpack_core::Marker;
+    ///
+    /// assert_eq!(Marker::FixArray(2).to_u8(), 0x92);
+    /// assert_eq!(Marker::FixNeg(-1).to_u8(), 0xff);
+    /// assert_eq!(Marker::FixStr(40).to_u8(), 0xa8); // 40 does not fit in 5 bits
+    /// ```
     #[inline]
     pub const fn to_u8(self) -> u8 {
         match self {
@@ -213,6 +238,14 @@ impl Marker {
     }
 
     /// The family this marker belongs to.
+    ///
+    /// ```
+    /// use msgpack_core::{Family, Marker};
+    ///
+    /// assert_eq!(Marker::Str8.family(), Family::Str);
+    /// assert_eq!(Marker::FixExt4.family(), Family::Ext);
+    /// assert_eq!(Marker::Reserved.family(), Family::Reserved);
+    /// ```
     pub const fn family(self) -> Family {
         match self {
             Marker::Nil => Family::Nil,
@@ -246,6 +279,14 @@ impl Marker {
     }
 
     /// The name the MessagePack specification gives this format.
+    ///
+    /// ```
+    /// use msgpack_core::Marker;
+    ///
+    /// assert_eq!(Marker::U16.name(), "uint 16");
+    /// assert_eq!(Marker::FixStr(3).name(), "fixstr");
+    /// assert_eq!(Marker::U16.to_string(), "uint 16 (0xcd)"); // Display adds the byte
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Marker::FixPos(_) => "positive fixint",
@@ -291,6 +332,15 @@ impl Marker {
     /// How many bytes follow the marker before the payload: the width of
     /// the length field of str, bin, array, map and ext formats (the ext
     /// type byte included), or of the value of int and float formats.
+    ///
+    /// ```
+    /// use msgpack_core::Marker;
+    ///
+    /// assert_eq!(Marker::U16.header_len(), 2); // the value
+    /// assert_eq!(Marker::Str8.header_len(), 1); // the length
+    /// assert_eq!(Marker::Ext8.header_len(), 2); // the length and the type
+    /// assert_eq!(Marker::FixStr(3).header_len(), 0);
+    /// ```
     pub const fn header_len(self) -> usize {
         match self {
             Marker::U8 | Marker::I8 | Marker::Str8 | Marker::Bin8 => 1,

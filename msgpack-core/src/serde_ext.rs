@@ -5,6 +5,16 @@
 //! [`EXT_STRUCT_NAME`] around a tuple `(type: i8, data: bytes)`, the
 //! convention rmp-serde uses too: a MessagePack serializer writes it as a
 //! real ext value, and any other format sees the plain tuple.
+//!
+//! ```
+//! use msgpack_core::{Timestamp, Value};
+//!
+//! // JSON has no extensions: it sees the tuple (type, data).
+//! assert_eq!(serde_json::to_string(&Value::Ext(5, vec![1, 2])).unwrap(), "[5,[1,2]]");
+//! assert_eq!(serde_json::to_string(&Timestamp::from_seconds(1)).unwrap(), "[-1,[0,0,0,1]]");
+//! let back: Timestamp = serde_json::from_str("[-1,[0,0,0,1]]").unwrap();
+//! assert_eq!(back, Timestamp::from_seconds(1));
+//! ```
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -16,9 +26,36 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeTuple, Serializ
 use crate::{Integer, Timestamp, Value, TIMESTAMP_EXT_TYPE};
 
 /// The newtype-struct name that marks an extension in the serde data model.
+///
+/// ```
+/// use msgpack_core::serde_ext::EXT_STRUCT_NAME;
+///
+/// assert_eq!(EXT_STRUCT_NAME, "_ExtStruct"); // the name rmp-serde uses
+/// ```
 pub const EXT_STRUCT_NAME: &str = "_ExtStruct";
 
 /// Serializes an extension as `EXT_STRUCT_NAME((ext_type, data))`.
+///
+/// ```
+/// use msgpack_core::serde_ext::serialize_ext;
+/// use serde::{Serialize, Serializer};
+///
+/// /// A point carried as extension type 3: two big-endian `i32`s.
+/// struct Point(i32, i32);
+///
+/// impl Serialize for Point {
+///     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+///         let mut data = [0u8; 8];
+///         data[..4].copy_from_slice(&self.0.to_be_bytes());
+///         data[4..].copy_from_slice(&self.1.to_be_bytes());
+///         serialize_ext(serializer, 3, &data)
+///     }
+/// }
+///
+/// // msgpack-serde writes a fixext 8; JSON sees the tuple (type, data).
+/// let json = serde_json::to_string(&Point(1, -1)).unwrap();
+/// assert_eq!(json, "[3,[0,0,0,1,255,255,255,255]]");
+/// ```
 pub fn serialize_ext<S: Serializer>(
     serializer: S,
     ext_type: i8,
@@ -28,6 +65,15 @@ pub fn serialize_ext<S: Serializer>(
 }
 
 /// Deserializes an extension written by [`serialize_ext`]: its type and data.
+///
+/// ```
+/// use msgpack_core::serde_ext::deserialize_ext;
+///
+/// let mut json = serde_json::Deserializer::from_str("[3,[0,0,0,1,255,255,255,255]]");
+/// let (ext_type, data) = deserialize_ext(&mut json).unwrap();
+/// assert_eq!(ext_type, 3);
+/// assert_eq!(data, [0, 0, 0, 1, 255, 255, 255, 255]);
+/// ```
 pub fn deserialize_ext<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<(i8, Vec<u8>), D::Error> {

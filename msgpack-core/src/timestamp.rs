@@ -24,18 +24,40 @@ pub struct Timestamp {
 }
 
 /// The extension type of [`Timestamp`].
+///
+/// ```
+/// use msgpack_core::{Timestamp, Value, TIMESTAMP_EXT_TYPE};
+///
+/// assert_eq!(TIMESTAMP_EXT_TYPE, -1);
+/// let value = Value::from(Timestamp::from_seconds(1));
+/// assert_eq!(value.as_ext(), Some((TIMESTAMP_EXT_TYPE, &[0, 0, 0, 1][..])));
+/// ```
 pub const TIMESTAMP_EXT_TYPE: i8 = -1;
 
 const NANOS_PER_SECOND: u32 = 1_000_000_000;
 
 impl Timestamp {
     /// The Unix epoch, 1970-01-01T00:00:00Z.
+    ///
+    /// ```
+    /// use msgpack_core::Timestamp;
+    ///
+    /// assert_eq!(Timestamp::UNIX_EPOCH, Timestamp::from_seconds(0));
+    /// assert_eq!(Timestamp::UNIX_EPOCH, Timestamp::default());
+    /// ```
     pub const UNIX_EPOCH: Timestamp = Timestamp {
         seconds: 0,
         nanoseconds: 0,
     };
 
     /// A timestamp, or `None` when `nanoseconds` exceeds 999,999,999.
+    ///
+    /// ```
+    /// use msgpack_core::Timestamp;
+    ///
+    /// assert!(Timestamp::new(1, 999_999_999).is_some());
+    /// assert_eq!(Timestamp::new(1, 1_000_000_000), None);
+    /// ```
     pub const fn new(seconds: i64, nanoseconds: u32) -> Option<Timestamp> {
         if nanoseconds < NANOS_PER_SECOND {
             Some(Timestamp {
@@ -48,6 +70,13 @@ impl Timestamp {
     }
 
     /// A timestamp on a whole second.
+    ///
+    /// ```
+    /// use msgpack_core::Timestamp;
+    ///
+    /// let t = Timestamp::from_seconds(-1); // 1969-12-31T23:59:59Z
+    /// assert_eq!((t.seconds(), t.nanoseconds()), (-1, 0));
+    /// ```
     pub const fn from_seconds(seconds: i64) -> Timestamp {
         Timestamp {
             seconds,
@@ -56,11 +85,25 @@ impl Timestamp {
     }
 
     /// Seconds since the Unix epoch, negative before it.
+    ///
+    /// ```
+    /// use msgpack_core::Timestamp;
+    ///
+    /// let t = Timestamp::new(-2, 500_000_000).unwrap(); // 1.5 s before the epoch
+    /// assert_eq!(t.seconds(), -2);
+    /// ```
     pub const fn seconds(self) -> i64 {
         self.seconds
     }
 
     /// Nanoseconds past [`seconds`](Self::seconds), `0..=999_999_999`.
+    ///
+    /// ```
+    /// use msgpack_core::Timestamp;
+    ///
+    /// let t = Timestamp::new(-2, 500_000_000).unwrap(); // 1.5 s before the epoch
+    /// assert_eq!(t.nanoseconds(), 500_000_000);
+    /// ```
     pub const fn nanoseconds(self) -> u32 {
         self.nanoseconds
     }
@@ -130,6 +173,14 @@ impl Timestamp {
     }
 
     /// The extension data alone (4, 8 or 12 bytes), without header and type.
+    ///
+    /// ```
+    /// use msgpack_core::Timestamp;
+    ///
+    /// assert_eq!(Timestamp::from_seconds(1).to_ext_data(), [0, 0, 0, 1]);
+    /// assert_eq!(Timestamp::new(1, 1).unwrap().to_ext_data(), [0, 0, 0, 4, 0, 0, 0, 1]);
+    /// assert_eq!(Timestamp::from_seconds(-1).to_ext_data().len(), 12);
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn to_ext_data(self) -> alloc::vec::Vec<u8> {
         let (_, data, len) = self.ext_data();
@@ -153,6 +204,13 @@ impl TryFrom<(i64, u32)> for Timestamp {
 
 /// A time that a [`Timestamp`] cannot hold, or a [`Timestamp`] that the
 /// target type cannot hold.
+///
+/// ```
+/// use msgpack_core::{Timestamp, TimestampRangeError};
+///
+/// assert_eq!(Timestamp::try_from((0, 1_000_000_000)), Err(TimestampRangeError));
+/// assert_eq!(TimestampRangeError.to_string(), "timestamp out of range");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimestampRangeError;
 

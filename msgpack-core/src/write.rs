@@ -7,14 +7,57 @@ use core::fmt;
 /// Implemented for `Vec<u8>` (never fails), [`SliceWriter`] (a fixed buffer
 /// that reports [`BufferFull`]) and, with `std`, [`IoWriter`] around any
 /// [`std::io::Write`].
+///
+/// ```
+/// use msgpack_core::{encode, Write};
+///
+/// /// Counts the bytes instead of keeping them.
+/// struct Counter(usize);
+///
+/// impl Write for Counter {
+///     type Error = core::convert::Infallible;
+///
+///     fn write_u8(&mut self, _: u8) -> Result<(), Self::Error> {
+///         self.0 += 1;
+///         Ok(())
+///     }
+///
+///     fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
+///         self.0 += bytes.len();
+///         Ok(())
+///     }
+/// }
+///
+/// let mut counter = Counter(0);
+/// encode::write_str(&mut counter, "hello").unwrap();
+/// assert_eq!(counter.0, 6); // fixstr marker and five bytes
+/// ```
 pub trait Write {
     /// Why a write can fail: [`core::convert::Infallible`] for `Vec<u8>`.
     type Error;
 
     /// Appends one byte.
+    ///
+    /// ```
+    /// use msgpack_core::Write;
+    ///
+    /// let mut out = Vec::new();
+    /// out.write_u8(0xc0).unwrap();
+    /// assert_eq!(out, [0xc0]);
+    /// ```
     fn write_u8(&mut self, byte: u8) -> Result<(), Self::Error>;
 
     /// Appends all of `bytes`.
+    ///
+    /// ```
+    /// use msgpack_core::{BufferFull, SliceWriter, Write};
+    ///
+    /// let mut buf = [0u8; 2];
+    /// let mut writer = SliceWriter::new(&mut buf);
+    /// writer.write_all(&[0x01, 0x02]).unwrap();
+    /// assert_eq!(writer.write_all(&[0x03]), Err(BufferFull));
+    /// assert_eq!(writer.written(), [0x01, 0x02]);
+    /// ```
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error>;
 }
 
@@ -70,26 +113,73 @@ pub struct SliceWriter<'a> {
 
 impl<'a> SliceWriter<'a> {
     /// A writer that fills `buf` from its start.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, SliceWriter};
+    ///
+    /// let mut buf = [0u8; 8];
+    /// let mut writer = SliceWriter::new(&mut buf);
+    /// encode::write_bool(&mut writer, true).unwrap();
+    /// assert_eq!(writer.written(), [0xc3]);
+    /// ```
     pub fn new(buf: &'a mut [u8]) -> Self {
         SliceWriter { buf, len: 0 }
     }
 
     /// How many bytes have been written.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, SliceWriter};
+    ///
+    /// let mut buf = [0u8; 8];
+    /// let mut writer = SliceWriter::new(&mut buf);
+    /// encode::write_u16(&mut writer, 1).unwrap(); // uint 16, whatever the value
+    /// assert_eq!(writer.len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether nothing has been written yet.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, SliceWriter};
+    ///
+    /// let mut buf = [0u8; 1];
+    /// let mut writer = SliceWriter::new(&mut buf);
+    /// assert!(writer.is_empty());
+    /// encode::write_nil(&mut writer).unwrap();
+    /// assert!(!writer.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The bytes written so far.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, SliceWriter};
+    ///
+    /// let mut buf = [0u8; 8];
+    /// let mut writer = SliceWriter::new(&mut buf);
+    /// encode::write_int(&mut writer, -1).unwrap();
+    /// assert_eq!(writer.written(), [0xff]); // negative fixint
+    /// ```
     pub fn written(&self) -> &[u8] {
         &self.buf[..self.len]
     }
 
     /// Gives back the written part of the buffer.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, SliceWriter};
+    ///
+    /// let mut buf = [0u8; 8];
+    /// let mut writer = SliceWriter::new(&mut buf);
+    /// encode::write_str(&mut writer, "ok").unwrap();
+    /// let written: &mut [u8] = writer.into_written();
+    /// assert_eq!(written, [0xa2, b'o', b'k']);
+    /// ```
     pub fn into_written(self) -> &'a mut [u8] {
         &mut self.buf[..self.len]
     }
@@ -117,6 +207,16 @@ impl Write for SliceWriter<'_> {
 }
 
 /// The buffer of a [`SliceWriter`] has no room for the next write.
+///
+/// ```
+/// use msgpack_core::{encode, BufferFull, SliceWriter};
+///
+/// let mut buf = [0u8; 2];
+/// let mut writer = SliceWriter::new(&mut buf);
+/// assert_eq!(encode::write_u16(&mut writer, 300), Err(BufferFull)); // needs 3 bytes
+/// assert!(writer.is_empty()); // nothing was written
+/// assert_eq!(BufferFull.to_string(), "output buffer is full");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferFull;
 
@@ -131,8 +231,8 @@ impl std::error::Error for BufferFull {}
 
 /// Adapts any [`std::io::Write`] to [`Write`].
 ///
-/// Each encode call makes one or two small writes: wrap a file or socket in
-/// a [`std::io::BufWriter`] first.
+/// Each encode call makes a few small writes (a header, then the payload):
+/// wrap a file or socket in a [`std::io::BufWriter`] first.
 ///
 /// ```
 /// use msgpack_core::{encode, IoWriter};
@@ -148,16 +248,44 @@ pub struct IoWriter<W>(W);
 #[cfg(feature = "std")]
 impl<W: std::io::Write> IoWriter<W> {
     /// Wraps `writer`.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, IoWriter};
+    ///
+    /// let mut writer = IoWriter::new(Vec::new());
+    /// encode::write_nil(&mut writer).unwrap();
+    /// assert_eq!(writer.into_inner(), [0xc0]);
+    /// ```
     pub fn new(writer: W) -> Self {
         IoWriter(writer)
     }
 
     /// The wrapped writer.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, IoWriter};
+    /// use std::io::Write as _;
+    ///
+    /// let mut writer = IoWriter::new(Vec::new());
+    /// encode::write_bool(&mut writer, false).unwrap();
+    /// writer.get_mut().write_all(b"\n").unwrap(); // around the encoder
+    /// assert_eq!(writer.into_inner(), [0xc2, b'\n']);
+    /// ```
     pub fn get_mut(&mut self) -> &mut W {
         &mut self.0
     }
 
     /// Unwraps the writer.
+    ///
+    /// ```
+    /// use msgpack_core::{encode, IoWriter};
+    ///
+    /// let mut writer = IoWriter::new(std::io::Cursor::new(Vec::new()));
+    /// encode::write_u8(&mut writer, 7).unwrap();
+    /// let cursor = writer.into_inner();
+    /// assert_eq!(cursor.position(), 2);
+    /// assert_eq!(cursor.into_inner(), [0xcc, 0x07]);
+    /// ```
     pub fn into_inner(self) -> W {
         self.0
     }

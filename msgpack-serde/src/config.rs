@@ -9,12 +9,21 @@
 /// | `is_human_readable()` | `false` | `false` |
 ///
 /// ```
-/// use msgpack_serde::{Config, Serializer};
+/// use msgpack_serde::{to_vec_with_config, Config};
+/// use serde::Serialize;
 ///
+/// #[derive(Serialize)]
+/// enum Level { Low, High }
+///
+/// #[derive(Serialize)]
+/// struct Alert { level: Level }
+///
+/// let alert = Alert { level: Level::High };
 /// let config = Config::named().variants_as_indices(true);
-/// let mut serializer = Serializer::with_config(Vec::new(), config);
-/// # let _ = &mut serializer;
-/// assert!(config.structs_as_maps_enabled());
+/// assert_eq!(to_vec_with_config(&alert, config)?, b"\x81\xa5level\x01");
+/// assert_eq!(to_vec_with_config(&alert, Config::named())?, b"\x81\xa5level\xa4High");
+/// assert_eq!(to_vec_with_config(&alert, Config::compact())?, b"\x91\x01");
+/// # Ok::<(), msgpack_serde::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -26,6 +35,17 @@ pub struct Config {
 impl Config {
     /// Structs as maps keyed by field name, variants by name: what other
     /// languages' clients expect, and what `to_vec` writes.
+    ///
+    /// ```
+    /// use msgpack_serde::{to_vec_with_config, Config};
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: u8 }
+    ///
+    /// assert_eq!(to_vec_with_config(&Point { x: 1 }, Config::named()).unwrap(), [0x81, 0xa1, b'x', 0x01]);
+    /// assert_eq!(Config::named(), Config::default());
+    /// ```
     pub const fn named() -> Config {
         Config {
             structs_as_maps: true,
@@ -36,6 +56,16 @@ impl Config {
 
     /// Structs as arrays in field order, variants by index: smaller, but
     /// both sides must agree on field order. What `to_vec_compact` writes.
+    ///
+    /// ```
+    /// use msgpack_serde::{to_vec_with_config, Config};
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: u8 }
+    ///
+    /// assert_eq!(to_vec_with_config(&Point { x: 1 }, Config::compact()).unwrap(), [0x91, 0x01]);
+    /// ```
     pub const fn compact() -> Config {
         Config {
             structs_as_maps: false,
@@ -46,6 +76,17 @@ impl Config {
 
     /// Sets whether structs are maps keyed by field name (`true`) or arrays
     /// in field order (`false`).
+    ///
+    /// ```
+    /// use msgpack_serde::{to_vec_with_config, Config};
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: u8 }
+    ///
+    /// let config = Config::named().structs_as_maps(false);
+    /// assert_eq!(to_vec_with_config(&Point { x: 1 }, config).unwrap(), [0x91, 0x01]);
+    /// ```
     #[must_use]
     pub const fn structs_as_maps(mut self, maps: bool) -> Config {
         self.structs_as_maps = maps;
@@ -54,6 +95,17 @@ impl Config {
 
     /// Sets whether enum variants are written by index (`true`) or by
     /// name (`false`).
+    ///
+    /// ```
+    /// use msgpack_serde::{to_vec_with_config, Config};
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// enum Level { Low, High }
+    ///
+    /// let by_name = to_vec_with_config(&Level::High, Config::compact().variants_as_indices(false));
+    /// assert_eq!(by_name.unwrap(), [0xa4, b'H', b'i', b'g', b'h']);
+    /// ```
     #[must_use]
     pub const fn variants_as_indices(mut self, indices: bool) -> Config {
         self.variants_as_indices = indices;
@@ -63,6 +115,16 @@ impl Config {
     /// Sets what `is_human_readable()` answers to the types being
     /// serialized. `false` by default, so types such as `IpAddr` and
     /// `uuid::Uuid` pick their compact binary forms.
+    ///
+    /// ```
+    /// use msgpack_serde::{to_vec_with_config, Config};
+    /// use std::net::Ipv4Addr;
+    ///
+    /// let ip = Ipv4Addr::LOCALHOST;
+    /// assert_eq!(msgpack_serde::to_vec(&ip).unwrap(), [0x94, 127, 0, 0, 1]);
+    /// let text = to_vec_with_config(&ip, Config::named().human_readable(true)).unwrap();
+    /// assert_eq!(text, b"\xa9127.0.0.1");
+    /// ```
     #[must_use]
     pub const fn human_readable(mut self, human_readable: bool) -> Config {
         self.human_readable = human_readable;
@@ -70,16 +132,37 @@ impl Config {
     }
 
     /// Whether structs are written as maps.
+    ///
+    /// ```
+    /// use msgpack_serde::Config;
+    ///
+    /// assert!(Config::named().structs_as_maps_enabled());
+    /// assert!(!Config::compact().structs_as_maps_enabled());
+    /// ```
     pub const fn structs_as_maps_enabled(&self) -> bool {
         self.structs_as_maps
     }
 
     /// Whether enum variants are written by index.
+    ///
+    /// ```
+    /// use msgpack_serde::Config;
+    ///
+    /// assert!(!Config::named().variants_as_indices_enabled());
+    /// assert!(Config::compact().variants_as_indices_enabled());
+    /// ```
     pub const fn variants_as_indices_enabled(&self) -> bool {
         self.variants_as_indices
     }
 
     /// Whether the serializer says it is human-readable.
+    ///
+    /// ```
+    /// use msgpack_serde::Config;
+    ///
+    /// assert!(!Config::default().is_human_readable());
+    /// assert!(Config::default().human_readable(true).is_human_readable());
+    /// ```
     pub const fn is_human_readable(&self) -> bool {
         self.human_readable
     }

@@ -36,6 +36,14 @@ enum ErrorCode {
 }
 
 /// The broad kinds of [`Error`], as `serde_json::error::Category`.
+///
+/// ```
+/// use msgpack_serde::{from_slice, Category};
+///
+/// assert_eq!(from_slice::<u16>(&[0xcd, 0x01]).unwrap_err().classify(), Category::Eof);
+/// assert_eq!(from_slice::<u16>(&[0xc1]).unwrap_err().classify(), Category::Syntax);
+/// assert_eq!(from_slice::<u16>(&[0xc3]).unwrap_err().classify(), Category::Data);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Category {
     /// Reading or writing the underlying I/O failed.
@@ -56,12 +64,27 @@ impl Error {
     }
 
     /// The byte offset in the input where decoding failed; `None` for
-    /// serialization errors.
+    /// serialization errors and I/O errors.
+    ///
+    /// ```
+    /// let error = msgpack_serde::from_slice::<Vec<u8>>(&[0x92, 0x01, 0xa1, b'x']).unwrap_err();
+    /// assert_eq!(error.to_string(), r#"invalid type: string "x", expected u8 at offset 2"#);
+    /// assert_eq!(error.offset(), Some(2));
+    /// assert_eq!(msgpack_serde::to_vec(&u128::MAX).unwrap_err().offset(), None);
+    /// ```
     pub fn offset(&self) -> Option<usize> {
         self.0.offset
     }
 
     /// What kind of error this is.
+    ///
+    /// ```
+    /// use msgpack_serde::Category;
+    ///
+    /// let error = msgpack_serde::from_slice::<bool>(&[0xc0]).unwrap_err();
+    /// assert_eq!(error.to_string(), "invalid type: unit value, expected a boolean at offset 0");
+    /// assert_eq!(error.classify(), Category::Data);
+    /// ```
     pub fn classify(&self) -> Category {
         match &self.0.code {
             ErrorCode::Io(_) => Category::Io,
@@ -79,26 +102,72 @@ impl Error {
 
     /// Whether the input ended inside a value. A stream reader can wait
     /// for more bytes and try again.
+    ///
+    /// ```
+    /// let error = msgpack_serde::from_slice::<String>(&[0xa3, b'a']).unwrap_err();
+    /// assert_eq!(error.to_string(), "unexpected end of input at offset 2");
+    /// assert!(error.is_eof());
+    /// ```
     pub fn is_eof(&self) -> bool {
         self.classify() == Category::Eof
     }
 
     /// Whether the input is not valid MessagePack.
+    ///
+    /// ```
+    /// let error = msgpack_serde::from_slice::<String>(&[0xa1, 0xff]).unwrap_err();
+    /// assert_eq!(error.to_string(), "invalid UTF-8 in string at offset 0");
+    /// assert!(error.is_syntax());
+    /// ```
     pub fn is_syntax(&self) -> bool {
         self.classify() == Category::Syntax
     }
 
     /// Whether the input did not fit the type, or a value could not be written.
+    ///
+    /// ```
+    /// let error = msgpack_serde::from_slice::<u8>(&[0xcd, 0x01, 0x00]).unwrap_err(); // 256
+    /// assert_eq!(error.to_string(), "invalid value: integer `256`, expected u8 at offset 0");
+    /// assert!(error.is_data());
+    /// ```
     pub fn is_data(&self) -> bool {
         self.classify() == Category::Data
     }
 
     /// Whether I/O failed.
+    ///
+    /// ```
+    /// use std::io;
+    ///
+    /// struct Full;
+    ///
+    /// impl io::Write for Full {
+    ///     fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+    ///         Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+    ///     }
+    ///     fn flush(&mut self) -> io::Result<()> {
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let error = msgpack_serde::to_writer(Full, &1).unwrap_err();
+    /// assert!(error.is_io());
+    /// assert_eq!(error.to_string(), "disk full");
+    /// ```
     pub fn is_io(&self) -> bool {
         self.classify() == Category::Io
     }
 
     /// The wire-format error behind this one, if there is one.
+    ///
+    /// ```
+    /// use msgpack_serde::core::ErrorKind;
+    ///
+    /// let error = msgpack_serde::from_slice::<bool>(&[0xc3, 0xc3]).unwrap_err();
+    /// assert_eq!(error.wire_kind(), Some(ErrorKind::TrailingBytes));
+    /// let error = msgpack_serde::from_slice::<bool>(&[0x01]).unwrap_err();
+    /// assert_eq!(error.wire_kind(), None); // a type error from serde
+    /// ```
     pub fn wire_kind(&self) -> Option<ErrorKind> {
         match self.0.code {
             ErrorCode::Wire(kind) => Some(kind),
@@ -281,4 +350,13 @@ impl From<Error> for io::Error {
 }
 
 /// `Result` with this crate's [`Error`].
+///
+/// ```
+/// fn encode_pair(a: u8, b: &str) -> msgpack_serde::Result<Vec<u8>> {
+///     msgpack_serde::to_vec(&(a, b))
+/// }
+///
+/// assert_eq!(encode_pair(1, "x")?, [0x92, 0x01, 0xa1, b'x']);
+/// # Ok::<(), msgpack_serde::Error>(())
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -26,21 +26,49 @@ pub struct Ext {
 
 impl Ext {
     /// An extension of `ext_type` (0 to 127), or `None` for a reserved type.
+    ///
+    /// ```
+    /// use msgpack_serde::Ext;
+    ///
+    /// assert!(Ext::new(127, vec![]).is_some());
+    /// assert_eq!(Ext::new(-5, vec![1]), None); // reserved by the specification
+    /// ```
     pub fn new(ext_type: i8, data: Vec<u8>) -> Option<Ext> {
         (ext_type >= 0).then_some(Ext { ext_type, data })
     }
 
     /// The extension type, 0 to 127.
+    ///
+    /// ```
+    /// use msgpack_serde::Ext;
+    ///
+    /// let ext: Ext = msgpack_serde::from_slice(&[0xd4, 0x05, 0x00]).unwrap(); // fixext 1
+    /// assert_eq!(ext.ext_type(), 5);
+    /// ```
     pub fn ext_type(&self) -> i8 {
         self.ext_type
     }
 
     /// The data.
+    ///
+    /// ```
+    /// use msgpack_serde::Ext;
+    ///
+    /// let ext: Ext = msgpack_serde::from_slice(&[0xc7, 0x03, 0x05, 1, 2, 3]).unwrap(); // ext 8
+    /// assert_eq!(ext.data(), [1, 2, 3]);
+    /// ```
     pub fn data(&self) -> &[u8] {
         &self.data
     }
 
     /// Gives back the data.
+    ///
+    /// ```
+    /// use msgpack_serde::Ext;
+    ///
+    /// let ext = Ext::new(1, vec![9, 9]).unwrap();
+    /// assert_eq!(ext.into_data(), [9, 9]);
+    /// ```
     pub fn into_data(self) -> Vec<u8> {
         self.data
     }

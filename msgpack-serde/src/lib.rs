@@ -20,8 +20,9 @@
 //! - [`to_vec`] and [`to_writer`] write structs as maps keyed by field
 //!   name; [`to_vec_compact`] and [`to_writer_compact`] as arrays in field
 //!   order. [`from_slice`] and [`from_reader`] read both.
-//! - [`from_slice`] borrows: `&str`, `&[u8]` and `Cow<str>` fields point
-//!   into the input. Bytes after the value are an error.
+//! - [`from_slice`] borrows: `&str`, `&[u8]` and `#[serde(borrow)]
+//!   Cow<str>` fields point into the input. Bytes after the value are an
+//!   error.
 //! - Errors carry the byte offset: `invalid type: string "x", expected u32 at offset 17`.
 //! - [`Deserializer`] takes [`Limits`] (depth, value count, size) for
 //!   untrusted input; the depth limit (128) is on by default, and no
@@ -144,6 +145,15 @@ pub use value::{from_value, to_value};
 pub use msgpack_derive::MsgPack;
 
 /// The wire-format layer, for token-level reading and writing.
+///
+/// ```
+/// use msgpack_serde::core::{Marker, Reader};
+///
+/// let bytes = msgpack_serde::to_vec(&[1u8, 2]).unwrap();
+/// let mut reader = Reader::new(&bytes);
+/// assert_eq!(reader.peek_marker(), Ok(Marker::FixArray(2)));
+/// assert_eq!(reader.read_array_len(), Ok(2));
+/// ```
 pub use msgpack_core as core;
 
 /// Serializes `value` with structs as maps keyed by field name.
@@ -161,11 +171,34 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 ///
 /// A field skipped at run time (`skip_serializing_if`) would shift every
 /// later field, so it is an error that names the field.
+///
+/// ```
+/// use serde::Serialize;
+///
+/// #[derive(Serialize)]
+/// struct Note { id: u8, #[serde(skip_serializing_if = "Option::is_none")] text: Option<String> }
+///
+/// let note = Note { id: 1, text: Some("hi".into()) };
+/// assert_eq!(msgpack_serde::to_vec_compact(&note).unwrap(), [0x92, 0x01, 0xa2, b'h', b'i']);
+/// let error = msgpack_serde::to_vec_compact(&Note { id: 1, text: None }).unwrap_err();
+/// assert!(error.to_string().starts_with("field `text` was skipped, which compact"));
+/// ```
 pub fn to_vec_compact<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     to_vec_with_config(value, Config::compact())
 }
 
 /// Serializes `value` under `config`.
+///
+/// ```
+/// use msgpack_serde::Config;
+/// use serde::Serialize;
+///
+/// #[derive(Serialize)]
+/// enum Level { Low, High }
+///
+/// let config = Config::named().variants_as_indices(true);
+/// assert_eq!(msgpack_serde::to_vec_with_config(&[Level::Low, Level::High], config).unwrap(), [0x92, 0x00, 0x01]);
+/// ```
 pub fn to_vec_with_config<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<Vec<u8>> {
     let mut serializer = Serializer::with_config(Vec::with_capacity(128), config);
     value.serialize(&mut serializer)?;
@@ -174,11 +207,30 @@ pub fn to_vec_with_config<T: ?Sized + Serialize>(value: &T, config: Config) -> R
 
 /// Serializes `value` into `writer`, structs as maps. The value is encoded
 /// in memory first and written with one `write_all`.
+///
+/// ```
+/// use std::collections::BTreeMap;
+///
+/// let mut out = Vec::new();
+/// msgpack_serde::to_writer(&mut out, &BTreeMap::from([("a", 1)])).unwrap();
+/// assert_eq!(out, [0x81, 0xa1, b'a', 0x01]);
+/// ```
 pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
     write_all(writer, &to_vec(value)?)
 }
 
 /// Serializes `value` into `writer`, structs as arrays.
+///
+/// ```
+/// use serde::Serialize;
+///
+/// #[derive(Serialize)]
+/// struct Point { x: i8, y: i8 }
+///
+/// let mut out = Vec::new();
+/// msgpack_serde::to_writer_compact(&mut out, &Point { x: 1, y: -1 }).unwrap();
+/// assert_eq!(out, [0x92, 0x01, 0xff]);
+/// ```
 pub fn to_writer_compact<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
     write_all(writer, &to_vec_compact(value)?)
 }
@@ -205,6 +257,16 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 /// lengths are never trusted for allocation: memory grows only with bytes
 /// that arrive. Reads are small: wrap files and sockets in a
 /// [`std::io::BufReader`].
+///
+/// ```
+/// let input: &[u8] = &[0x92, 0x01, 0xa1, b'x'];
+/// let pair: (u8, String) = msgpack_serde::from_reader(input).unwrap();
+/// assert_eq!(pair, (1, "x".to_string()));
+///
+/// let truncated: &[u8] = &[0xcd, 0x01]; // a uint 16 missing a byte
+/// let error = msgpack_serde::from_reader::<_, u16>(truncated).unwrap_err();
+/// assert_eq!(error.to_string(), "unexpected end of input at offset 2");
+/// ```
 pub fn from_reader<R: io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
     let mut de = Deserializer::from_reader(reader);
     let value = T::deserialize(&mut de)?;

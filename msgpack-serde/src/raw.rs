@@ -35,6 +35,15 @@ pub struct RawValue {
 
 impl RawValue {
     /// Wraps `bytes`, which must be exactly one MessagePack value.
+    ///
+    /// ```
+    /// use msgpack_serde::RawValue;
+    ///
+    /// let raw = RawValue::from_bytes(vec![0x92, 0x01, 0x02]).unwrap();
+    /// assert_eq!(msgpack_serde::to_vec(&(&raw, 3)).unwrap(), [0x92, 0x92, 0x01, 0x02, 0x03]);
+    /// let error = RawValue::from_bytes(vec![0x92, 0x01]).unwrap_err();
+    /// assert_eq!(error.to_string(), "unexpected end of input at offset 2");
+    /// ```
     pub fn from_bytes(bytes: impl Into<Box<[u8]>>) -> Result<RawValue> {
         let bytes = bytes.into();
         let mut reader = msgpack_core::Reader::new(&bytes);
@@ -44,11 +53,27 @@ impl RawValue {
     }
 
     /// The encoded value.
+    ///
+    /// ```
+    /// use msgpack_serde::RawValue;
+    ///
+    /// let (raw, n): (RawValue, u8) = msgpack_serde::from_slice(&[0x92, 0xa1, b'x', 0x07]).unwrap();
+    /// assert_eq!(raw.as_bytes(), [0xa1, b'x']);
+    /// assert_eq!(n, 7);
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
 
     /// Decodes the value into `T`.
+    ///
+    /// ```
+    /// use msgpack_serde::RawValue;
+    ///
+    /// let raw = RawValue::from_bytes(vec![0x92, 0xa1, b'a', 0x01]).unwrap();
+    /// let (name, n): (&str, u8) = raw.deserialize_into().unwrap();
+    /// assert_eq!((name, n), ("a", 1));
+    /// ```
     pub fn deserialize_into<'a, T: Deserialize<'a>>(&'a self) -> Result<T> {
         crate::from_slice(&self.bytes)
     }

@@ -1,5 +1,17 @@
 //! Where a [`Deserializer`](crate::Deserializer) reads from: a slice, or
 //! any `io::Read` framed one value at a time.
+//!
+//! ```
+//! use msgpack_serde::read::{IoRead, SliceRead};
+//! use msgpack_serde::Deserializer;
+//! use serde::Deserialize;
+//!
+//! let bytes = [0xa1, b'x'];
+//! let mut de: Deserializer<SliceRead<'_>> = Deserializer::from_slice(&bytes);
+//! assert_eq!(<&str>::deserialize(&mut de).unwrap(), "x"); // borrowed
+//! let mut de: Deserializer<IoRead<&[u8]>> = Deserializer::from_reader(&bytes[..]);
+//! assert_eq!(String::deserialize(&mut de).unwrap(), "x"); // copied
+//! ```
 
 use std::io;
 
@@ -9,6 +21,17 @@ use crate::{Error, Result};
 
 /// Input borrowed from a byte slice: strings and bytes are handed to serde
 /// without copying.
+///
+/// ```
+/// use msgpack_serde::read::SliceRead;
+/// use msgpack_serde::Deserializer;
+/// use serde::Deserialize;
+///
+/// let input = [0xa2, b'h', b'i'];
+/// let mut de: Deserializer<SliceRead<'_>> = Deserializer::from_slice(&input);
+/// let s = <&str>::deserialize(&mut de).unwrap();
+/// assert_eq!(s.as_ptr(), input[1..].as_ptr()); // borrowed, not copied
+/// ```
 #[derive(Debug)]
 pub struct SliceRead<'de> {
     pub(crate) input: &'de [u8],
@@ -26,6 +49,18 @@ impl<'de> SliceRead<'de> {
 /// of time), then decoded from there. Not one byte past the value is read,
 /// so a stream can hold other data after it. Reads are small: wrap files
 /// and sockets in a [`std::io::BufReader`].
+///
+/// ```
+/// use msgpack_serde::read::IoRead;
+/// use msgpack_serde::Deserializer;
+/// use serde::Deserialize;
+///
+/// let input: &[u8] = &[0x01, 0x02, b'r', b'e', b's', b't'];
+/// let mut de: Deserializer<IoRead<&[u8]>> = Deserializer::from_reader(input);
+/// assert_eq!(u8::deserialize(&mut de).unwrap(), 1);
+/// assert_eq!(u8::deserialize(&mut de).unwrap(), 2);
+/// assert_eq!(de.into_inner(), b"rest"); // nothing past the values was read
+/// ```
 #[derive(Debug)]
 pub struct IoRead<R> {
     pub(crate) reader: R,

@@ -37,14 +37,69 @@ use std::marker::PhantomData;
 use serde::{Deserialize, Serialize};
 
 /// A type described by `#[derive(MsgPack)]`.
+///
+/// ```
+/// use msgpack_serde::schema::Schema;
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// struct Point { #[msgpack(tag = 1)] x: i32, #[msgpack(tag = 2)] y: Option<i32> }
+///
+/// let doc = Point::schema();
+/// assert_eq!(doc.root, "Point");
+/// assert_eq!(
+///     serde_json::to_string(&doc.types["Point"]).unwrap(),
+///     r#"{"kind":"struct","layout":"map","fields":[{"name":"x","tag":1,"shape":"int","presence":"required"},{"name":"y","tag":2,"shape":{"optional":"int"},"presence":"optional"}]}"#
+/// );
+/// ```
 pub trait Schema {
     /// The type's name in schema documents.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::Schema;
+    /// use msgpack_serde::MsgPack;
+    ///
+    /// #[derive(MsgPack)]
+    /// struct Order { #[msgpack(tag = 1)] id: u64 }
+    ///
+    /// assert_eq!(Order::NAME, "Order");
+    /// ```
     const NAME: &'static str;
 
     /// The type's definition; nested derived types go into `registry`.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::{Layout, Registry, Schema, TypeDef};
+    /// use msgpack_serde::MsgPack;
+    ///
+    /// #[derive(MsgPack)]
+    /// #[msgpack(array)]
+    /// struct Pair { #[msgpack(tag = 0)] a: u8, #[msgpack(tag = 1)] b: u8 }
+    ///
+    /// let TypeDef::Struct { layout, fields, .. } = Pair::definition(&mut Registry::default()) else {
+    ///     panic!("not a struct")
+    /// };
+    /// assert_eq!(layout, Layout::Array);
+    /// assert_eq!(fields.iter().map(|f| f.tag).collect::<Vec<_>>(), [0, 1]);
+    /// ```
     fn definition(registry: &mut Registry) -> TypeDef;
 
     /// The schema document of this type and every derived type it uses.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::Schema;
+    /// use msgpack_serde::MsgPack;
+    ///
+    /// #[derive(MsgPack)]
+    /// struct Point { #[msgpack(tag = 1)] x: i32 }
+    ///
+    /// #[derive(MsgPack)]
+    /// struct Line { #[msgpack(tag = 1)] from: Point, #[msgpack(tag = 2)] to: Point }
+    ///
+    /// let doc = Line::schema();
+    /// assert_eq!(doc.root, "Line");
+    /// assert_eq!(doc.types.keys().collect::<Vec<_>>(), ["Line", "Point"]);
+    /// ```
     fn schema() -> SchemaDocument
     where
         Self: Sized,
@@ -61,6 +116,22 @@ pub trait Schema {
 /// A whole schema: a root type and the definitions of every derived type
 /// reachable from it. Serializes to JSON (or MessagePack) to be committed
 /// and compared later.
+///
+/// ```
+/// use msgpack_serde::schema::{check_compatible, Schema, SchemaDocument};
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// struct Point { #[msgpack(tag = 1)] x: i32 }
+///
+/// let json = serde_json::to_string(&Point::schema()).unwrap();
+/// assert_eq!(
+///     json,
+///     r#"{"root":"Point","types":{"Point":{"kind":"struct","layout":"map","fields":[{"name":"x","tag":1,"shape":"int","presence":"required"}]}}}"#
+/// );
+/// let committed: SchemaDocument = serde_json::from_str(&json).unwrap();
+/// assert!(check_compatible(&committed, &Point::schema()).is_compatible());
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SchemaDocument {
     /// The name of the type the document describes.
@@ -70,6 +141,20 @@ pub struct SchemaDocument {
 }
 
 /// The definition of one derived type.
+///
+/// ```
+/// use msgpack_serde::schema::Schema;
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// #[msgpack(reserved(3))]
+/// enum Status { #[msgpack(tag = 1)] Pending, #[msgpack(tag = 2)] Shipped(String) }
+///
+/// assert_eq!(
+///     serde_json::to_string(&Status::schema().types["Status"]).unwrap(),
+///     r#"{"kind":"enum","variants":[{"name":"Pending","tag":1,"payload":"unit"},{"name":"Shipped","tag":2,"payload":{"newtype":"str"}}],"reserved":[[3,3]]}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TypeDef {
@@ -94,6 +179,19 @@ pub enum TypeDef {
 }
 
 /// How a struct is laid out in binary formats.
+///
+/// ```
+/// use msgpack_serde::schema::{Layout, Schema, TypeDef};
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// #[msgpack(array)]
+/// struct Pair { #[msgpack(tag = 0)] a: u8, #[msgpack(tag = 1)] b: u8 }
+///
+/// let TypeDef::Struct { layout, .. } = &Pair::schema().types["Pair"] else { panic!("not a struct") };
+/// assert_eq!(*layout, Layout::Array);
+/// assert_eq!(msgpack_serde::to_vec(&Pair { a: 1, b: 2 }).unwrap(), [0x92, 0x01, 0x02]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Layout {
@@ -104,6 +202,18 @@ pub enum Layout {
 }
 
 /// One field of a struct or struct variant.
+///
+/// ```
+/// use msgpack_serde::schema::{FieldDef, Presence, Schema, Shape, TypeDef};
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// struct User { #[msgpack(tag = 1, rename = "userName")] name: String }
+///
+/// let TypeDef::Struct { fields, .. } = &User::schema().types["User"] else { panic!("not a struct") };
+/// let expected = FieldDef { name: "userName".into(), tag: 1, shape: Shape::Str, presence: Presence::Required };
+/// assert_eq!(fields[0], expected);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldDef {
     /// The field's name in human-readable formats.
@@ -117,6 +227,22 @@ pub struct FieldDef {
 }
 
 /// What a reader does when a field is absent.
+///
+/// ```
+/// use msgpack_serde::schema::{Presence, Schema, TypeDef};
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// struct Job {
+///     #[msgpack(tag = 1)] id: u64,
+///     #[msgpack(tag = 2)] note: Option<String>,
+///     #[msgpack(tag = 3, default)] retries: u8,
+/// }
+///
+/// let TypeDef::Struct { fields, .. } = &Job::schema().types["Job"] else { panic!("not a struct") };
+/// let presence: Vec<Presence> = fields.iter().map(|f| f.presence).collect();
+/// assert_eq!(presence, [Presence::Required, Presence::Optional, Presence::Default]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Presence {
@@ -129,6 +255,18 @@ pub enum Presence {
 }
 
 /// One variant of an enum.
+///
+/// ```
+/// use msgpack_serde::schema::{Payload, Schema, TypeDef, VariantDef};
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// enum Status { #[msgpack(tag = 1)] Active, #[msgpack(tag = 0, other)] Unknown }
+///
+/// let TypeDef::Enum { variants, .. } = &Status::schema().types["Status"] else { panic!("not an enum") };
+/// let expected = VariantDef { name: "Unknown".into(), tag: 0, payload: Payload::Unit, other: true };
+/// assert_eq!(variants[1], expected);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VariantDef {
     /// The variant's name in human-readable formats.
@@ -143,6 +281,23 @@ pub struct VariantDef {
 }
 
 /// What an enum variant carries.
+///
+/// ```
+/// use msgpack_serde::schema::{Payload, Schema, Shape, TypeDef};
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// enum Figure {
+///     #[msgpack(tag = 1)] Circle(f64),
+///     #[msgpack(tag = 2)] Rect(f64, f64),
+///     #[msgpack(tag = 3)] Polygon { #[msgpack(tag = 1)] sides: u8 },
+/// }
+///
+/// let TypeDef::Enum { variants, .. } = &Figure::schema().types["Figure"] else { panic!("not an enum") };
+/// assert_eq!(variants[0].payload, Payload::Newtype(Shape::Float));
+/// assert_eq!(variants[1].payload, Payload::Tuple(vec![Shape::Float, Shape::Float]));
+/// assert!(matches!(&variants[2].payload, Payload::Struct(fields) if fields[0].name == "sides"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Payload {
@@ -158,6 +313,17 @@ pub enum Payload {
 
 /// The shape of a field's type, as far as the wire is concerned: all
 /// integer widths are `int`, all string types `str`.
+///
+/// ```
+/// use msgpack_serde::schema::{Describe, Registry, Shape};
+/// use std::collections::HashMap;
+///
+/// let shape = <Option<Vec<u8>>>::shape(&mut Registry::default());
+/// assert_eq!(shape, Shape::Optional(Box::new(Shape::Array(Box::new(Shape::Int)))));
+/// assert_eq!(shape.to_string(), "[int]?");
+/// let shape = <HashMap<String, (bool, f32)>>::shape(&mut Registry::default());
+/// assert_eq!(shape.to_string(), "{str: (bool, float)}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Shape {
@@ -216,6 +382,18 @@ impl fmt::Display for Shape {
 }
 
 /// Collects the definitions of derived types while a schema is built.
+///
+/// ```
+/// use msgpack_serde::schema::{Describe, Registry};
+/// use msgpack_serde::MsgPack;
+///
+/// #[derive(MsgPack)]
+/// struct Point { #[msgpack(tag = 1)] x: i32 }
+///
+/// let mut registry = Registry::default();
+/// let shape = <Vec<Point>>::shape(&mut registry); // defines Point in the registry
+/// assert_eq!(shape.to_string(), "[Point]");
+/// ```
 #[derive(Debug, Default)]
 pub struct Registry {
     types: BTreeMap<String, TypeDef>,
@@ -223,6 +401,19 @@ pub struct Registry {
 
 impl Registry {
     /// Defines `T` (once; recursion is fine) and returns its shape.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::{Registry, Schema, Shape, TypeDef};
+    /// use msgpack_serde::MsgPack;
+    ///
+    /// #[derive(MsgPack)]
+    /// struct Node { #[msgpack(tag = 1)] children: Vec<Node> }
+    ///
+    /// let mut registry = Registry::default();
+    /// assert_eq!(registry.named::<Node>(), Shape::Named("Node".to_string()));
+    /// let TypeDef::Struct { fields, .. } = &Node::schema().types["Node"] else { panic!("not a struct") };
+    /// assert_eq!(fields[0].shape.to_string(), "[Node]");
+    /// ```
     pub fn named<T: Schema + ?Sized>(&mut self) -> Shape {
         if !self.types.contains_key(T::NAME) {
             // A placeholder first, so a type that contains itself stops here.
@@ -240,8 +431,38 @@ impl Registry {
 }
 
 /// Types with a known wire shape.
+///
+/// ```
+/// use msgpack_serde::schema::{Describe, Registry, Schema, Shape, TypeDef};
+/// use msgpack_serde::MsgPack;
+///
+/// /// Written as its string.
+/// #[derive(serde::Serialize, serde::Deserialize)]
+/// #[serde(transparent)]
+/// struct Email(String);
+///
+/// impl Describe for Email {
+///     fn shape(_: &mut Registry) -> Shape {
+///         Shape::Str
+///     }
+/// }
+///
+/// #[derive(MsgPack)]
+/// struct User { #[msgpack(tag = 1)] email: Email }
+///
+/// let TypeDef::Struct { fields, .. } = &User::schema().types["User"] else { panic!("not a struct") };
+/// assert_eq!(fields[0].shape, Shape::Str); // without the impl: Shape::Other, the Rust type name
+/// ```
 pub trait Describe {
     /// The shape; derived types register their definition.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::{Describe, Registry};
+    ///
+    /// let mut registry = Registry::default();
+    /// assert_eq!(<Vec<String>>::shape(&mut registry).to_string(), "[str]");
+    /// assert_eq!(<Option<u64>>::shape(&mut registry).to_string(), "int?");
+    /// ```
     fn shape(registry: &mut Registry) -> Shape;
 }
 
@@ -393,6 +614,24 @@ impl<T: ?Sized> ViaTypeName for Probe<T> {
 /// The breaking changes between two versions of a schema.
 ///
 /// `Display` prints one change a line, each with the type it is in.
+///
+/// ```
+/// use msgpack_serde::schema::{check_compatible, Schema};
+///
+/// mod v1 {
+///     #[derive(msgpack_serde::MsgPack)]
+///     pub struct User { #[msgpack(tag = 1)] pub id: u64 }
+/// }
+/// mod v2 {
+///     #[derive(msgpack_serde::MsgPack)]
+///     pub struct User { #[msgpack(tag = 1)] pub id: String }
+/// }
+///
+/// let report = check_compatible(&v1::User::schema(), &v2::User::schema());
+/// let reason = "tag 1 reused with another type: field `id` was int, field `id` is str";
+/// assert_eq!(report.breaking, [("User".to_string(), reason.to_string())]);
+/// assert_eq!(report.to_string(), format!("User: {reason}\n"));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CompatibilityReport {
     /// Each breaking change, as `(type name, reason)`.
@@ -402,6 +641,24 @@ pub struct CompatibilityReport {
 impl CompatibilityReport {
     /// Whether the new version reads what the old one wrote and the other
     /// way round.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::{check_compatible, Schema};
+    ///
+    /// mod v1 {
+    ///     #[derive(msgpack_serde::MsgPack)]
+    ///     pub struct User { #[msgpack(tag = 1)] pub id: u64 }
+    /// }
+    /// mod v2 {
+    ///     #[derive(msgpack_serde::MsgPack)]
+    ///     pub struct User {
+    ///         #[msgpack(tag = 1)] pub id: u64,
+    ///         #[msgpack(tag = 2)] pub nickname: Option<String>, // new and optional
+    ///     }
+    /// }
+    ///
+    /// assert!(check_compatible(&v1::User::schema(), &v2::User::schema()).is_compatible());
+    /// ```
     pub fn is_compatible(&self) -> bool {
         self.breaking.is_empty()
     }
@@ -419,7 +676,7 @@ impl fmt::Display for CompatibilityReport {
     }
 }
 
-/// Every change from `old` to `new` that breaks old readers of new data or
+/// The changes from `old` to `new` that break old readers of new data or
 /// new readers of old data:
 ///
 /// - a tag reused with another type (or a field or variant kind changed);
@@ -431,6 +688,35 @@ impl fmt::Display for CompatibilityReport {
 ///
 /// New optional or defaulted fields, new variants, and renames that keep
 /// the tag are compatible.
+///
+/// Not reported: a required field that becomes an `Option`. Old readers
+/// still require it, and new writers leave `None` out, so old readers fail
+/// with "missing field" on such data.
+///
+/// ```
+/// use msgpack_serde::schema::{check_compatible, Schema};
+///
+/// mod v1 {
+///     #[derive(msgpack_serde::MsgPack)]
+///     pub struct Order { #[msgpack(tag = 1)] pub id: u64, #[msgpack(tag = 2)] pub note: String }
+/// }
+/// mod v2 {
+///     #[derive(msgpack_serde::MsgPack)]
+///     pub struct Order { #[msgpack(tag = 1)] pub id: u64 }
+/// }
+/// mod v3 {
+///     #[derive(msgpack_serde::MsgPack)]
+///     #[msgpack(reserved(2))]
+///     pub struct Order { #[msgpack(tag = 1)] pub id: u64 }
+/// }
+///
+/// let report = check_compatible(&v1::Order::schema(), &v2::Order::schema());
+/// assert_eq!(
+///     report.to_string(),
+///     "Order: field `note` (tag 2) was removed without reserving its tag: reserve it with #[msgpack(reserved(2))]\n"
+/// );
+/// assert!(check_compatible(&v1::Order::schema(), &v3::Order::schema()).is_compatible());
+/// ```
 pub fn check_compatible(old: &SchemaDocument, new: &SchemaDocument) -> CompatibilityReport {
     let mut report = CompatibilityReport::default();
     for (name, old_def) in &old.types {

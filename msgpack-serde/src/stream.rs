@@ -12,9 +12,10 @@ use crate::{Deserializer, Error, Limits, Result};
 ///
 /// A value cut short by the end of the input is reported as an error whose
 /// [`is_eof`](Error::is_eof) is true: the bytes so far are a valid prefix,
-/// so a caller framing a socket can wait for more and resume at
-/// [`byte_offset`](StreamDeserializer::byte_offset). Any other error means
-/// invalid data. After an error the iterator ends.
+/// so a caller that buffers a socket can wait for more and resume at
+/// [`byte_offset`](StreamDeserializer::byte_offset) of a slice stream, the
+/// end of the last complete value. Any other error means invalid data.
+/// After an error the iterator ends.
 ///
 /// ```
 /// use msgpack_serde::StreamDeserializer;
@@ -43,6 +44,14 @@ pub struct StreamDeserializer<R, T> {
 
 impl<'de, T: Deserialize<'de>> StreamDeserializer<SliceRead<'de>, T> {
     /// Values from a slice, borrowing from it.
+    ///
+    /// ```
+    /// use msgpack_serde::StreamDeserializer;
+    ///
+    /// let bytes = [0xa1, b'a', 0xa1, b'b'];
+    /// let words: Vec<&str> = StreamDeserializer::from_slice(&bytes).collect::<Result<_, _>>().unwrap();
+    /// assert_eq!(words, ["a", "b"]);
+    /// ```
     pub fn from_slice(input: &'de [u8]) -> Self {
         StreamDeserializer {
             de: Deserializer::from_slice(input),
@@ -54,6 +63,14 @@ impl<'de, T: Deserialize<'de>> StreamDeserializer<SliceRead<'de>, T> {
 
 impl<R: io::Read, T: DeserializeOwned> StreamDeserializer<IoRead<R>, T> {
     /// Values from a reader, until it ends.
+    ///
+    /// ```
+    /// use msgpack_serde::StreamDeserializer;
+    ///
+    /// let input: &[u8] = &[0x01, 0xcd, 0x01, 0x2c];
+    /// let numbers: Vec<u16> = StreamDeserializer::from_reader(input).collect::<Result<_, _>>().unwrap();
+    /// assert_eq!(numbers, [1, 300]);
+    /// ```
     pub fn from_reader(reader: R) -> Self {
         StreamDeserializer {
             de: Deserializer::from_reader(reader),
@@ -64,7 +81,20 @@ impl<R: io::Read, T: DeserializeOwned> StreamDeserializer<IoRead<R>, T> {
 }
 
 impl<R, T> StreamDeserializer<R, T> {
-    /// Sets the [`Limits`] applied to each value.
+    /// Sets the [`Limits`]: the depth and value-count limits apply to each
+    /// value, the size limit to the whole input (for a reader, every byte
+    /// read from the stream so far).
+    ///
+    /// ```
+    /// use msgpack_serde::{Limits, StreamDeserializer, Value};
+    ///
+    /// let bytes = [0x91, 0xc0, 0x91, 0x91, 0xc0]; // [nil], then [[nil]]
+    /// let limits = Limits::default().max_depth(1);
+    /// let mut stream = StreamDeserializer::<_, Value>::from_slice(&bytes).with_limits(limits);
+    /// assert!(stream.next().unwrap().is_ok());
+    /// let error = stream.next().unwrap().unwrap_err();
+    /// assert_eq!(error.to_string(), "nesting exceeds the depth limit of 1 at offset 3");
+    /// ```
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.de = self.de.with_limits(limits);
@@ -74,13 +104,36 @@ impl<R, T> StreamDeserializer<R, T> {
 
 impl<'de, T> StreamDeserializer<SliceRead<'de>, T> {
     /// The offset just past the last value read successfully.
+    ///
+    /// ```
+    /// use msgpack_serde::StreamDeserializer;
+    ///
+    /// let bytes = [0x01, 0xcd, 0x01]; // 1, then a cut-short uint 16
+    /// let mut stream = StreamDeserializer::<_, u16>::from_slice(&bytes);
+    /// assert_eq!(stream.next().unwrap().unwrap(), 1);
+    /// assert!(stream.next().unwrap().unwrap_err().is_eof());
+    /// assert_eq!(stream.byte_offset(), 1); // where the cut-short value starts
+    /// ```
     pub fn byte_offset(&self) -> usize {
         self.de.byte_offset()
     }
 }
 
 impl<R: io::Read, T> StreamDeserializer<IoRead<R>, T> {
-    /// The stream offset just past the last value read.
+    /// How many bytes have been read from the stream: after a value, the
+    /// offset just past it; after an error, past the bytes of the failed
+    /// value that were read.
+    ///
+    /// ```
+    /// use msgpack_serde::StreamDeserializer;
+    ///
+    /// let input: &[u8] = &[0x01, 0xcd, 0x01]; // 1, then a cut-short uint 16
+    /// let mut stream = StreamDeserializer::<_, u16>::from_reader(input);
+    /// assert_eq!(stream.next().unwrap().unwrap(), 1);
+    /// assert_eq!(stream.byte_offset(), 1);
+    /// assert!(stream.next().unwrap().unwrap_err().is_eof());
+    /// assert_eq!(stream.byte_offset(), 3);
+    /// ```
     pub fn byte_offset(&self) -> usize {
         self.de.byte_offset()
     }

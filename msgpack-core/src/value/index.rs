@@ -8,12 +8,29 @@ static NIL: Value = Value::Nil;
 
 impl Value {
     /// The element at `index`, if this is an array that long.
+    ///
+    /// ```
+    /// use msgpack_core::Value;
+    ///
+    /// let value = Value::from_slice(&[0x92, 0x0a, 0x0b]).unwrap(); // [10, 11]
+    /// assert_eq!(value.get_index(1), Some(&Value::from(11)));
+    /// assert_eq!(value.get_index(2), None);
+    /// assert_eq!(value[2], Value::Nil); // indexing gives nil instead
+    /// ```
     pub fn get_index(&self, index: usize) -> Option<&Value> {
         self.as_array()?.get(index)
     }
 
     /// The value of the first pair whose key is the string `key`, if this
     /// is a map that has one.
+    ///
+    /// ```
+    /// use msgpack_core::Value;
+    ///
+    /// let value = Value::Map(vec![(Value::from("id"), Value::from(7)), (Value::from(1), Value::Nil)]);
+    /// assert_eq!(value.get("id"), Some(&Value::from(7)));
+    /// assert_eq!(value.get("1"), None); // only string keys match; see get_key
+    /// ```
     pub fn get(&self, key: &str) -> Option<&Value> {
         let pairs = self.as_map()?;
         pairs

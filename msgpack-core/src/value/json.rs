@@ -40,9 +40,9 @@ impl From<serde_json::Value> for Value {
 
 /// MessagePack to JSON, as `serde_json::to_value` sees a `Value`: bin
 /// becomes an array of numbers, ext the array `[type, [data...]]`,
-/// integer and boolean map keys become strings, and non-finite floats
-/// become `null`. A map key that is not a string, integer or boolean is
-/// an error.
+/// integer, boolean and finite float map keys become strings, and
+/// non-finite float values become `null`. A map key of another type (nil,
+/// bin, array, map, ext or a non-finite float) is an error.
 ///
 /// ```
 /// use msgpack_core::Value;
@@ -50,6 +50,10 @@ impl From<serde_json::Value> for Value {
 /// let value = Value::Map(vec![(Value::from(1), Value::Bin(vec![2]))]);
 /// let json = serde_json::Value::try_from(value).unwrap();
 /// assert_eq!(json, serde_json::json!({"1": [2]}));
+///
+/// let nil_key = Value::Map(vec![(Value::Nil, Value::from(1))]);
+/// let error = serde_json::Value::try_from(nil_key).unwrap_err();
+/// assert_eq!(error.to_string(), "key must be a string");
 /// ```
 impl TryFrom<Value> for serde_json::Value {
     type Error = serde_json::Error;

@@ -46,11 +46,29 @@ pub enum ValueRef<'a> {
 impl<'a> ValueRef<'a> {
     /// Reads one value from `reader`, under the reader's
     /// [`Limits`](crate::Limits), borrowing from its input.
+    ///
+    /// ```
+    /// use msgpack_core::{Reader, ValueRef};
+    ///
+    /// let input = [0xa1, b'a', 0xc4, 0x01, b'b']; // "a", then bin(62)
+    /// let mut reader = Reader::new(&input);
+    /// assert_eq!(ValueRef::decode(&mut reader), Ok(ValueRef::Str("a")));
+    /// assert_eq!(ValueRef::decode(&mut reader), Ok(ValueRef::Bin(b"b")));
+    /// ```
     pub fn decode(reader: &mut Reader<'a>) -> Result<ValueRef<'a>, Error> {
         tree::decode(reader)
     }
 
     /// Reads one value that must fill `bytes` exactly.
+    ///
+    /// ```
+    /// use msgpack_core::ValueRef;
+    ///
+    /// let input = [0xa2, b'h', b'i'];
+    /// let value = ValueRef::from_slice(&input).unwrap();
+    /// let ValueRef::Str(s) = &value else { panic!("not a string") };
+    /// assert_eq!(s.as_ptr(), input[1..].as_ptr()); // borrowed, not copied
+    /// ```
     pub fn from_slice(bytes: &'a [u8]) -> Result<ValueRef<'a>, Error> {
         let mut reader = Reader::new(bytes);
         let value = ValueRef::decode(&mut reader)?;
@@ -59,11 +77,27 @@ impl<'a> ValueRef<'a> {
     }
 
     /// Writes this value, each part in its smallest form.
+    ///
+    /// ```
+    /// use msgpack_core::ValueRef;
+    ///
+    /// let mut out = Vec::new();
+    /// ValueRef::Array(vec![ValueRef::Nil, ValueRef::Bool(true)]).encode(&mut out).unwrap();
+    /// assert_eq!(out, [0x92, 0xc0, 0xc3]);
+    /// ```
     pub fn encode<W: Write>(&self, out: &mut W) -> Result<(), EncodeError<W::Error>> {
         tree::encode(self, out)
     }
 
     /// An owned copy of this value.
+    ///
+    /// ```
+    /// use msgpack_core::{Value, ValueRef};
+    ///
+    /// let input = [0xa1, b'x'];
+    /// let owned: Value = ValueRef::from_slice(&input).unwrap().to_owned_value();
+    /// assert_eq!(owned, Value::from("x"));
+    /// ```
     pub fn to_owned_value(&self) -> Value {
         tree::convert(self)
     }
