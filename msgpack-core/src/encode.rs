@@ -17,18 +17,44 @@
 use crate::{EncodeError, Marker, Timestamp, Token, Write};
 
 /// Writes nil (`0xc0`).
+///
+/// ```
+/// use msgpack_core::encode;
+///
+/// let mut out = Vec::new();
+/// encode::write_nil(&mut out).unwrap();
+/// assert_eq!(out, [0xc0]);
+/// ```
 #[inline]
 pub fn write_nil<W: Write>(out: &mut W) -> Result<(), W::Error> {
     out.write_u8(Marker::Nil.to_u8())
 }
 
 /// Writes `false` (`0xc2`) or `true` (`0xc3`).
+///
+/// ```
+/// use msgpack_core::encode;
+///
+/// let mut out = Vec::new();
+/// encode::write_bool(&mut out, false).unwrap();
+/// encode::write_bool(&mut out, true).unwrap();
+/// assert_eq!(out, [0xc2, 0xc3]);
+/// ```
 #[inline]
 pub fn write_bool<W: Write>(out: &mut W, value: bool) -> Result<(), W::Error> {
     out.write_u8(if value { 0xc3 } else { 0xc2 })
 }
 
 /// Writes a non-negative integer in the smallest unsigned form.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_uint(&mut out, 127).unwrap(), Marker::FixPos(127));
+/// assert_eq!(encode::write_uint(&mut out, 128).unwrap(), Marker::U8);
+/// assert_eq!(out, [0x7f, 0xcc, 0x80]);
+/// ```
 #[inline]
 pub fn write_uint<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error> {
     if value < 128 {
@@ -48,6 +74,15 @@ pub fn write_uint<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error>
 /// Writes an integer in the smallest form: a non-negative value always in
 /// the unsigned family (as [`write_uint`]), a negative one in the smallest
 /// signed form.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_int(&mut out, 200).unwrap(), Marker::U8); // unsigned family
+/// assert_eq!(encode::write_int(&mut out, -33).unwrap(), Marker::I8);
+/// assert_eq!(out, [0xcc, 0xc8, 0xd0, 0xdf]);
+/// ```
 #[inline]
 pub fn write_int<W: Write>(out: &mut W, value: i64) -> Result<Marker, W::Error> {
     if value >= 0 {
@@ -82,24 +117,104 @@ macro_rules! fixed_width_writers {
 
 fixed_width_writers! {
     /// Writes uint 8 (`0xcc`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_u8(&mut out, 1).unwrap();
+    /// assert_eq!(out, [0xcc, 0x01]); // a fixint would be smaller
+    /// ```
     write_u8(u8) = Marker::U8;
     /// Writes uint 16 (`0xcd`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_u16(&mut out, 1).unwrap();
+    /// assert_eq!(out, [0xcd, 0x00, 0x01]); // a fixint would be smaller
+    /// ```
     write_u16(u16) = Marker::U16;
     /// Writes uint 32 (`0xce`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_u32(&mut out, 1).unwrap();
+    /// assert_eq!(out, [0xce, 0x00, 0x00, 0x00, 0x01]); // a fixint would be smaller
+    /// ```
     write_u32(u32) = Marker::U32;
     /// Writes uint 64 (`0xcf`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_u64(&mut out, 1).unwrap();
+    /// assert_eq!(out, [0xcf, 0, 0, 0, 0, 0, 0, 0, 0x01]); // a fixint would be smaller
+    /// ```
     write_u64(u64) = Marker::U64;
     /// Writes int 8 (`0xd0`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_i8(&mut out, -1).unwrap();
+    /// assert_eq!(out, [0xd0, 0xff]); // a fixint would be smaller
+    /// ```
     write_i8(i8) = Marker::I8;
     /// Writes int 16 (`0xd1`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_i16(&mut out, -1).unwrap();
+    /// assert_eq!(out, [0xd1, 0xff, 0xff]); // a fixint would be smaller
+    /// ```
     write_i16(i16) = Marker::I16;
     /// Writes int 32 (`0xd2`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_i32(&mut out, 1).unwrap();
+    /// assert_eq!(out, [0xd2, 0x00, 0x00, 0x00, 0x01]); // a fixint would be smaller
+    /// ```
     write_i32(i32) = Marker::I32;
     /// Writes int 64 (`0xd3`), whatever the value.
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_i64(&mut out, -2).unwrap();
+    /// assert_eq!(out, [0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe]);
+    /// ```
     write_i64(i64) = Marker::I64;
     /// Writes float 32 (`0xca`).
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_f32(&mut out, 1.5).unwrap();
+    /// assert_eq!(out, [0xca, 0x3f, 0xc0, 0x00, 0x00]);
+    /// ```
     write_f32(f32) = Marker::F32;
     /// Writes float 64 (`0xcb`).
+    ///
+    /// ```
+    /// use msgpack_core::encode;
+    ///
+    /// let mut out = Vec::new();
+    /// encode::write_f64(&mut out, 1.5).unwrap();
+    /// assert_eq!(out, [0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0]);
+    /// ```
     write_f64(f64) = Marker::F64;
 }
 
@@ -177,12 +292,29 @@ fn write_len<W: Write>(
 }
 
 /// Writes the header of a string of `len` bytes: fixstr, str 8, 16 or 32.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_str_len(&mut out, 31).unwrap(), Marker::FixStr(31));
+/// assert_eq!(encode::write_str_len(&mut out, 32).unwrap(), Marker::Str8);
+/// assert_eq!(out, [0xbf, 0xd9, 0x20]);
+/// ```
 #[inline]
 pub fn write_str_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
     write_len(out, len, &STR)
 }
 
 /// Writes a string: its header, then its UTF-8 bytes.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_str(&mut out, "hé").unwrap(), Marker::FixStr(3)); // 3 bytes
+/// assert_eq!(out, [0xa3, b'h', 0xc3, 0xa9]);
+/// ```
 #[inline]
 pub fn write_str<W: Write>(out: &mut W, value: &str) -> Result<Marker, EncodeError<W::Error>> {
     write_str_bytes(out, value.as_bytes())
@@ -190,6 +322,16 @@ pub fn write_str<W: Write>(out: &mut W, value: &str) -> Result<Marker, EncodeErr
 
 /// Writes raw bytes in the str family, for strings that are not valid
 /// UTF-8 (the specification allows it; most readers reject them).
+///
+/// ```
+/// use msgpack_core::{encode, Reader};
+///
+/// let mut out = Vec::new();
+/// encode::write_str_bytes(&mut out, &[0xff]).unwrap();
+/// assert_eq!(out, [0xa1, 0xff]);
+/// let error = Reader::new(&out).read_str().unwrap_err();
+/// assert_eq!(error.to_string(), "invalid UTF-8 in string at offset 0");
+/// ```
 #[inline]
 pub fn write_str_bytes<W: Write>(
     out: &mut W,
@@ -201,12 +343,28 @@ pub fn write_str_bytes<W: Write>(
 }
 
 /// Writes the header of binary data of `len` bytes: bin 8, 16 or 32.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_bin_len(&mut out, 256).unwrap(), Marker::Bin16);
+/// assert_eq!(out, [0xc5, 0x01, 0x00]);
+/// ```
 #[inline]
 pub fn write_bin_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
     write_len(out, len, &BIN)
 }
 
 /// Writes binary data: its header, then the bytes.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_bin(&mut out, &[0xca, 0xfe]).unwrap(), Marker::Bin8); // bin has no fix form
+/// assert_eq!(out, [0xc4, 0x02, 0xca, 0xfe]);
+/// ```
 #[inline]
 pub fn write_bin<W: Write>(out: &mut W, value: &[u8]) -> Result<Marker, EncodeError<W::Error>> {
     let marker = write_bin_len(out, value.len())?;
@@ -216,6 +374,17 @@ pub fn write_bin<W: Write>(out: &mut W, value: &[u8]) -> Result<Marker, EncodeEr
 
 /// Writes the header of an array of `len` elements: fixarray, array 16 or 32.
 /// The elements follow as `len` values.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// encode::write_array_len(&mut out, 2).unwrap();
+/// encode::write_nil(&mut out).unwrap();
+/// encode::write_bool(&mut out, true).unwrap();
+/// assert_eq!(out, [0x92, 0xc0, 0xc3]);
+/// assert_eq!(encode::write_array_len(&mut Vec::new(), 16).unwrap(), Marker::Array16);
+/// ```
 #[inline]
 pub fn write_array_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
     write_len(out, len, &ARRAY)
@@ -223,6 +392,17 @@ pub fn write_array_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, Enco
 
 /// Writes the header of a map of `len` pairs: fixmap, map 16 or 32.
 /// The pairs follow as `2 * len` values, key then value.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// encode::write_map_len(&mut out, 1).unwrap();
+/// encode::write_int(&mut out, 1).unwrap(); // key
+/// encode::write_str(&mut out, "a").unwrap(); // value
+/// assert_eq!(out, [0x81, 0x01, 0xa1, b'a']);
+/// assert_eq!(encode::write_map_len(&mut Vec::new(), 16).unwrap(), Marker::Map16);
+/// ```
 #[inline]
 pub fn write_map_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
     write_len(out, len, &MAP)
@@ -232,6 +412,15 @@ pub fn write_map_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, Encode
 /// data: fixext 1, 2, 4, 8 or 16 when the length is one of those, else
 /// ext 8, 16 or 32. Types -128 to -1 are reserved by the specification
 /// (-1 is the [`Timestamp`]); applications use 0 to 127.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_ext_meta(&mut out, 4, 7).unwrap(), Marker::FixExt4);
+/// assert_eq!(encode::write_ext_meta(&mut out, 3, 7).unwrap(), Marker::Ext8); // no fixext 3
+/// assert_eq!(out, [0xd6, 0x07, 0xc7, 0x03, 0x07]);
+/// ```
 #[inline]
 pub fn write_ext_meta<W: Write>(
     out: &mut W,
@@ -258,6 +447,14 @@ pub fn write_ext_meta<W: Write>(
 }
 
 /// Writes an extension: its header, then `data`.
+///
+/// ```
+/// use msgpack_core::{encode, Marker};
+///
+/// let mut out = Vec::new();
+/// assert_eq!(encode::write_ext(&mut out, 1, &[0x2a]).unwrap(), Marker::FixExt1);
+/// assert_eq!(out, [0xd4, 0x01, 0x2a]);
+/// ```
 #[inline]
 pub fn write_ext<W: Write>(
     out: &mut W,

@@ -33,6 +33,15 @@ pub struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// A reader at the start of `input`, with the default [`Limits`].
+    ///
+    /// ```
+    /// use msgpack_core::{Limits, Reader};
+    ///
+    /// let mut reader = Reader::new(&[0xc3]);
+    /// assert_eq!(reader.limits(), Limits::default());
+    /// assert_eq!(reader.read_bool(), Ok(true));
+    /// assert!(reader.is_empty());
+    /// ```
     #[inline]
     pub const fn new(input: &'a [u8]) -> Reader<'a> {
         Reader {
@@ -44,6 +53,17 @@ impl<'a> Reader<'a> {
 
     /// A reader at the start of `input` that decodes whole values under
     /// `limits`. Fails at once if `input` exceeds the size limit.
+    ///
+    /// ```
+    /// use msgpack_core::{Limits, Reader, Value};
+    ///
+    /// let input = [0x91, 0x91, 0xc0]; // [[nil]]
+    /// let mut reader = Reader::with_limits(&input, Limits::new().max_depth(1)).unwrap();
+    /// let error = Value::decode(&mut reader).unwrap_err();
+    /// assert_eq!(error.to_string(), "nesting exceeds the depth limit of 1 at offset 1");
+    /// let error = Reader::with_limits(&input, Limits::new().max_bytes(2)).unwrap_err();
+    /// assert_eq!(error.to_string(), "input exceeds the size limit of 2 bytes at offset 2");
+    /// ```
     pub fn with_limits(input: &'a [u8], limits: Limits) -> Result<Reader<'a>, Error> {
         if input.len() > limits.bytes() {
             let limit = limits.bytes();
@@ -57,36 +77,84 @@ impl<'a> Reader<'a> {
     }
 
     /// The limits whole-value decoding applies.
+    ///
+    /// ```
+    /// use msgpack_core::{Limits, Reader};
+    ///
+    /// let reader = Reader::with_limits(&[], Limits::new().max_depth(4)).unwrap();
+    /// assert_eq!(reader.limits().depth(), 4);
+    /// ```
     #[inline]
     pub const fn limits(&self) -> Limits {
         self.limits
     }
 
     /// The offset of the next byte to read.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xa2, b'h', b'i', 0xc0]);
+    /// reader.read_str().unwrap();
+    /// assert_eq!(reader.position(), 3);
+    /// ```
     #[inline]
     pub const fn position(&self) -> usize {
         self.pos
     }
 
     /// The whole input this reader was made with.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0x01, 0x02]);
+    /// reader.skip().unwrap();
+    /// assert_eq!(reader.input(), [0x01, 0x02]); // all of it, read or not
+    /// ```
     #[inline]
     pub const fn input(&self) -> &'a [u8] {
         self.input
     }
 
     /// The input not read yet.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0x01, 0x02, 0x03]);
+    /// reader.skip().unwrap();
+    /// assert_eq!(reader.remaining(), [0x02, 0x03]);
+    /// ```
     #[inline]
     pub fn remaining(&self) -> &'a [u8] {
         &self.input[self.pos..]
     }
 
     /// How many bytes are left to read.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xcd, 0x01, 0x2c, 0xc0]);
+    /// reader.read_int::<u16>().unwrap();
+    /// assert_eq!(reader.remaining_len(), 1);
+    /// ```
     #[inline]
     pub const fn remaining_len(&self) -> usize {
         self.input.len() - self.pos
     }
 
     /// Whether all input has been read.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xc0]);
+    /// assert!(!reader.is_empty());
+    /// reader.read_nil().unwrap();
+    /// assert!(reader.is_empty());
+    /// ```
     #[inline]
     pub const fn is_empty(&self) -> bool {
         self.pos == self.input.len()
@@ -94,6 +162,15 @@ impl<'a> Reader<'a> {
 
     /// Succeeds if all input has been read; otherwise a
     /// [`TrailingBytes`](ErrorKind::TrailingBytes) error at the first unread byte.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xc0, 0xc0]);
+    /// reader.read_nil().unwrap();
+    /// let error = reader.finish().unwrap_err();
+    /// assert_eq!(error.to_string(), "trailing bytes after the value at offset 1");
+    /// ```
     pub fn finish(&self) -> Result<(), Error> {
         if self.is_empty() {
             Ok(())
@@ -103,6 +180,15 @@ impl<'a> Reader<'a> {
     }
 
     /// An error of `kind` at the current position.
+    ///
+    /// ```
+    /// use msgpack_core::{ErrorKind, Reader};
+    ///
+    /// let mut reader = Reader::new(&[0xa1, b'x', 0xd4, 0x05, 0x00]);
+    /// reader.read_str().unwrap();
+    /// let error = reader.error(ErrorKind::InvalidTimestamp); // the caller's own check
+    /// assert_eq!(error.to_string(), "invalid timestamp at offset 2");
+    /// ```
     #[cold]
     pub fn error(&self, kind: ErrorKind) -> Error {
         Error::new(kind, self.pos)
@@ -116,6 +202,15 @@ impl<'a> Reader<'a> {
     }
 
     /// The next byte, without consuming it.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let reader = Reader::new(&[0xc3]);
+    /// assert_eq!(reader.peek_byte(), Ok(0xc3));
+    /// assert_eq!(reader.position(), 0);
+    /// assert!(Reader::new(&[]).peek_byte().unwrap_err().is_eof());
+    /// ```
     #[inline(always)]
     pub fn peek_byte(&self) -> Result<u8, Error> {
         match self.input.get(self.pos) {
@@ -125,6 +220,15 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes one raw byte.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0x2a]);
+    /// assert_eq!(reader.take_byte(), Ok(0x2a));
+    /// let error = reader.take_byte().unwrap_err();
+    /// assert_eq!(error.to_string(), "unexpected end of input at offset 1");
+    /// ```
     #[inline(always)]
     pub fn take_byte(&mut self) -> Result<u8, Error> {
         let byte = self.peek_byte()?;
@@ -134,6 +238,15 @@ impl<'a> Reader<'a> {
 
     /// Consumes `len` raw bytes and returns them, borrowed from the input.
     /// Fails without consuming anything when fewer remain.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xd6, 0x07, 1, 2, 3, 4]); // fixext 4 of type 7
+    /// assert_eq!(reader.read_ext_meta().unwrap().len, 4);
+    /// assert_eq!(reader.take(4), Ok(&[1, 2, 3, 4][..]));
+    /// assert!(reader.take(1).unwrap_err().is_eof());
+    /// ```
     #[inline(always)]
     pub fn take(&mut self, len: usize) -> Result<&'a [u8], Error> {
         let input = self.input;
@@ -147,6 +260,15 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `N` raw bytes as an array.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0x00, 0x01, 0x02]);
+    /// assert_eq!(reader.take_array::<2>(), Ok([0x00, 0x01]));
+    /// assert!(reader.take_array::<2>().unwrap_err().is_eof());
+    /// assert_eq!(reader.position(), 2); // a failed take consumes nothing
+    /// ```
     #[inline(always)]
     pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Error> {
         match self

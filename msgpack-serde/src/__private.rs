@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::iter::Peekable;
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -106,45 +105,51 @@ impl<M: SerializeMap> MapWriter<M> {
 /// Writes the fields of a `#[msgpack(array)]` struct as a tag-indexed
 /// array: element `n` holds the field with tag `n`, nil fills the gaps,
 /// and the array ends with the last field present.
-pub struct ArrayWriter<'u, S> {
+pub struct ArrayWriter<S, U: Iterator> {
     seq: S,
     /// The next position to write.
     next: u64,
     /// The array length.
     len: u64,
-    unknown: Peekable<Box<dyn Iterator<Item = (u64, &'u Value)> + 'u>>,
+    /// The unknown fields still to write, in tag order...
+    unknown: U,
+    /// ...the first of which is taken out, to compare its tag cheaply.
+    pending: Option<U::Item>,
 }
 
-impl<'u, S: SerializeSeq> ArrayWriter<'u, S> {
-    /// `last_present` is the largest tag of a field that is present.
-    #[inline]
-    pub fn new<Ser: Serializer<SerializeSeq = S>>(
-        serializer: Ser,
-        last_present: Option<u64>,
-        unknown: Option<&'u UnknownFields>,
-    ) -> Result<Self, Ser::Error> {
-        let last_unknown = unknown.and_then(UnknownFields::last_tag);
-        let len = last_present.max(last_unknown).map_or(0, |tag| tag + 1);
-        let unknown: Box<dyn Iterator<Item = (u64, &'u Value)> + 'u> = match unknown {
-            Some(fields) => Box::new(fields.iter()),
-            None => Box::new(std::iter::empty()),
-        };
-        let size = usize::try_from(len)
-            .map_err(|_| serde::ser::Error::custom("array field tag too large"))?;
-        Ok(ArrayWriter {
-            seq: serializer.serialize_seq(Some(size))?,
-            next: 0,
-            len,
-            unknown: unknown.peekable(),
-        })
-    }
+/// An [`ArrayWriter`]; `last_present` is the largest tag of a field that
+/// is present.
+#[inline]
+pub fn array_writer<'u, Ser: Serializer>(
+    serializer: Ser,
+    last_present: Option<u64>,
+    unknown: Option<&'u UnknownFields>,
+) -> Result<ArrayWriter<Ser::SerializeSeq, impl Iterator<Item = (u64, &'u Value)>>, Ser::Error> {
+    let last_unknown = unknown.and_then(UnknownFields::last_tag);
+    let len = last_present.max(last_unknown).map_or(0, |tag| tag + 1);
+    let size =
+        usize::try_from(len).map_err(|_| serde::ser::Error::custom("array field tag too large"))?;
+    let mut unknown = unknown.into_iter().flat_map(UnknownFields::iter);
+    Ok(ArrayWriter {
+        seq: serializer.serialize_seq(Some(size))?,
+        next: 0,
+        len,
+        pending: unknown.next(),
+        unknown,
+    })
+}
 
+impl<'u, S: SerializeSeq, U: Iterator<Item = (u64, &'u Value)>> ArrayWriter<S, U> {
     /// Fills positions up to `tag` with unknown fields or nil.
+    #[inline]
     fn fill_to(&mut self, tag: u64) -> Result<(), S::Error> {
         while self.next < tag.min(self.len) {
-            match self.unknown.next_if(|(t, _)| *t == self.next) {
-                Some((_, value)) => self.seq.serialize_element(value)?,
-                None => self.seq.serialize_element(&())?,
+            match self.pending {
+                Some((unknown_tag, value)) if unknown_tag == self.next => {
+                    self.seq.serialize_element(value)?;
+                    self.pending = self.unknown.next();
+                }
+                _ => self.seq.serialize_element(&())?,
             }
             self.next += 1;
         }
@@ -161,7 +166,9 @@ impl<'u, S: SerializeSeq> ArrayWriter<'u, S> {
         if tag >= self.len {
             return Ok(());
         }
-        self.fill_to(tag)?;
+        if self.next < tag {
+            self.fill_to(tag)?;
+        }
         match value {
             Some(value) => self.seq.serialize_element(value)?,
             None => self.seq.serialize_element(&())?,

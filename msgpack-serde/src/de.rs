@@ -699,6 +699,17 @@ pub struct Deserializer<R> {
 
 impl<'de> Deserializer<SliceRead<'de>> {
     /// A deserializer borrowing from `input`, with the default [`Limits`].
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let bytes = [0x01, 0xa1, b'x'];
+    /// let mut de = Deserializer::from_slice(&bytes);
+    /// assert_eq!(u8::deserialize(&mut de).unwrap(), 1);
+    /// assert_eq!(<&str>::deserialize(&mut de).unwrap(), "x"); // borrowed from `bytes`
+    /// de.end().unwrap();
+    /// ```
     pub fn from_slice(input: &'de [u8]) -> Self {
         Deserializer {
             read: SliceRead::new(input),
@@ -707,6 +718,16 @@ impl<'de> Deserializer<SliceRead<'de>> {
     }
 
     /// Succeeds if all input was consumed; else a trailing-bytes error.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let mut de = Deserializer::from_slice(&[0xc3, 0xc0]);
+    /// assert!(bool::deserialize(&mut de).unwrap());
+    /// let error = de.end().unwrap_err();
+    /// assert_eq!(error.to_string(), "trailing bytes after the value at offset 1");
+    /// ```
     pub fn end(&self) -> Result<()> {
         if self.read.pos == self.read.input.len() {
             Ok(())
@@ -716,6 +737,17 @@ impl<'de> Deserializer<SliceRead<'de>> {
     }
 
     /// The offset just past the last value read.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let mut de = Deserializer::from_slice(&[0xa1, b'x', 0xcd, 0x01]);
+    /// <&str>::deserialize(&mut de).unwrap();
+    /// assert_eq!(de.byte_offset(), 2);
+    /// assert!(u16::deserialize(&mut de).unwrap_err().is_eof());
+    /// assert_eq!(de.byte_offset(), 2); // a failed value is not consumed
+    /// ```
     pub fn byte_offset(&self) -> usize {
         self.read.pos
     }
@@ -733,6 +765,16 @@ impl<'de> Deserializer<SliceRead<'de>> {
 impl<R: io::Read> Deserializer<IoRead<R>> {
     /// A deserializer reading from `reader`, with the default [`Limits`].
     /// Reads are small: wrap files and sockets in a [`std::io::BufReader`].
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let input: &[u8] = &[0x92, 0x01, 0x02];
+    /// let mut de = Deserializer::from_reader(input);
+    /// assert_eq!(<(u8, u8)>::deserialize(&mut de).unwrap(), (1, 2));
+    /// de.end().unwrap();
+    /// ```
     pub fn from_reader(reader: R) -> Self {
         Deserializer {
             read: IoRead::new(reader),
@@ -741,6 +783,17 @@ impl<R: io::Read> Deserializer<IoRead<R>> {
     }
 
     /// Succeeds if the stream has ended; else a trailing-bytes error.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let input: &[u8] = &[0xc0, 0xc0];
+    /// let mut de = Deserializer::from_reader(input);
+    /// <()>::deserialize(&mut de).unwrap();
+    /// let error = de.end().unwrap_err();
+    /// assert_eq!(error.to_string(), "trailing bytes after the value at offset 1");
+    /// ```
     pub fn end(&mut self) -> Result<()> {
         if self.read.at_end()? {
             Ok(())
@@ -749,12 +802,35 @@ impl<R: io::Read> Deserializer<IoRead<R>> {
         }
     }
 
-    /// The stream offset just past the last value read.
+    /// The stream offset just past the bytes read: the last value, or after
+    /// an error, as much of the failed value as was read.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let input: &[u8] = &[0x01, 0xcd, 0x01]; // 1, then a cut-short uint 16
+    /// let mut de = Deserializer::from_reader(input);
+    /// assert_eq!(u16::deserialize(&mut de).unwrap(), 1);
+    /// assert_eq!(de.byte_offset(), 1);
+    /// assert!(u16::deserialize(&mut de).unwrap_err().is_eof());
+    /// assert_eq!(de.byte_offset(), 3); // the bytes of the cut-short value were read
+    /// ```
     pub fn byte_offset(&self) -> usize {
         self.read.offset()
     }
 
     /// Gives back the reader.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let input: &[u8] = &[0x01, b'r', b'e', b's', b't'];
+    /// let mut de = Deserializer::from_reader(input);
+    /// assert_eq!(u8::deserialize(&mut de).unwrap(), 1);
+    /// assert_eq!(de.into_inner(), b"rest"); // not one byte past the value was read
+    /// ```
     pub fn into_inner(self) -> R {
         self.read.reader
     }
@@ -774,6 +850,16 @@ impl<R: io::Read> Deserializer<IoRead<R>> {
 
 impl<R> Deserializer<R> {
     /// Sets the [`Limits`] for what follows.
+    ///
+    /// ```
+    /// use msgpack_serde::{Deserializer, Limits, Value};
+    /// use serde::Deserialize;
+    ///
+    /// let bytes = msgpack_serde::to_vec(&[1, 2, 3]).unwrap(); // four values: the array and three
+    /// let mut de = Deserializer::from_slice(&bytes).with_limits(Limits::default().max_values(3));
+    /// let error = Value::deserialize(&mut de).unwrap_err();
+    /// assert_eq!(error.to_string(), "more values than the limit of 3 at offset 3");
+    /// ```
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
@@ -781,6 +867,14 @@ impl<R> Deserializer<R> {
     }
 
     /// The limits in force.
+    ///
+    /// ```
+    /// use msgpack_serde::{Deserializer, Limits};
+    ///
+    /// let de = Deserializer::from_slice(&[]);
+    /// assert_eq!(de.limits(), Limits::default());
+    /// assert_eq!(de.with_limits(Limits::unlimited()).limits(), Limits::unlimited());
+    /// ```
     pub fn limits(&self) -> Limits {
         self.limits
     }

@@ -51,11 +51,32 @@ where
     Error: From<W::Error>,
 {
     /// A serializer with the default (named) [`Config`].
+    ///
+    /// ```
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    ///
+    /// let mut serializer = Serializer::new(Vec::new());
+    /// ("a", 1).serialize(&mut serializer).unwrap();
+    /// assert_eq!(serializer.into_inner(), [0x92, 0xa1, b'a', 0x01]);
+    /// ```
     pub fn new(out: W) -> Self {
         Serializer::with_config(out, Config::named())
     }
 
     /// A serializer with `config`.
+    ///
+    /// ```
+    /// use msgpack_serde::{Config, Serializer};
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: i8 }
+    ///
+    /// let mut serializer = Serializer::with_config(Vec::new(), Config::compact());
+    /// Point { x: -1 }.serialize(&mut serializer).unwrap();
+    /// assert_eq!(serializer.into_inner(), [0x91, 0xff]);
+    /// ```
     pub fn with_config(out: W, config: Config) -> Self {
         Serializer { out, config }
     }
@@ -63,21 +84,60 @@ where
 
 impl<W> Serializer<W> {
     /// The settings in force.
+    ///
+    /// ```
+    /// use msgpack_serde::{Config, Serializer};
+    ///
+    /// let serializer = Serializer::with_config(Vec::new(), Config::compact());
+    /// assert_eq!(serializer.config(), Config::compact());
+    /// assert_eq!(Serializer::new(Vec::new()).config(), Config::named());
+    /// ```
     pub fn config(&self) -> Config {
         self.config
     }
 
     /// The output.
+    ///
+    /// ```
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    ///
+    /// let mut serializer = Serializer::new(Vec::new());
+    /// true.serialize(&mut serializer).unwrap();
+    /// assert_eq!(serializer.get_ref(), &[0xc3]);
+    /// ```
     pub fn get_ref(&self) -> &W {
         &self.out
     }
 
     /// The output, mutably.
+    ///
+    /// ```
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    ///
+    /// let mut serializer = Serializer::new(Vec::new());
+    /// 1u8.serialize(&mut serializer).unwrap();
+    /// serializer.get_mut().clear(); // reuse the buffer
+    /// 2u8.serialize(&mut serializer).unwrap();
+    /// assert_eq!(serializer.into_inner(), [0x02]);
+    /// ```
     pub fn get_mut(&mut self) -> &mut W {
         &mut self.out
     }
 
     /// Gives back the output.
+    ///
+    /// ```
+    /// use msgpack_serde::core::SliceWriter;
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    ///
+    /// let mut buf = [0u8; 4];
+    /// let mut serializer = Serializer::new(SliceWriter::new(&mut buf));
+    /// "hi".serialize(&mut serializer).unwrap();
+    /// assert_eq!(serializer.into_inner().written(), [0xa2, b'h', b'i']);
+    /// ```
     pub fn into_inner(self) -> W {
         self.out
     }

@@ -100,7 +100,7 @@ fn write_fields(
             if !__serializer.is_human_readable() {
                 let mut __last: #krate::__private::Option<u64> = #krate::__private::None;
                 #(#last)*
-                let mut __writer = #krate::__private::ArrayWriter::new(__serializer, __last, #unknown_arg)?;
+                let mut __writer = #krate::__private::array_writer(__serializer, __last, #unknown_arg)?;
                 #(#writes)*
                 return __writer.end();
             }
