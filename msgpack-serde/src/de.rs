@@ -355,6 +355,26 @@ macro_rules! scalars {
     )*};
 }
 
+/// Strings and field names: a fixstr straight to the visitor, everything
+/// else through `any`.
+macro_rules! strings {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.begin()?;
+            let byte = self.reader.peek_byte()?;
+            let result = if (0xa0..=0xbf).contains(&byte) {
+                self.reader.take_byte()?;
+                let bytes = self.reader.take((byte & 0x1f) as usize)?;
+                self.visit_utf8(start, bytes, visitor)
+            } else {
+                self.any(start, visitor)
+            };
+            result.map_err(|error| error.at(start))
+        }
+    )*};
+}
+
 impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M> {
     type Error = Error;
 
@@ -486,8 +506,12 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         deserialize_f64
     }
 
+    strings! {
+        deserialize_str deserialize_string deserialize_identifier
+    }
+
     forward_to_deserialize_any! {
-        i128 u128 char str string bytes byte_buf unit unit_struct map struct identifier
+        i128 u128 char bytes byte_buf unit unit_struct map struct
     }
 }
 
