@@ -120,11 +120,13 @@ pub struct ArrayWriter<S, U: Iterator> {
 /// An [`ArrayWriter`]; `last_present` is the largest tag of a field that
 /// is present.
 #[inline]
-pub fn array_writer<'u, Ser: Serializer>(
+// The iterator is an `impl Trait`: no alias can name it.
+#[allow(clippy::type_complexity)]
+pub fn array_writer<Ser: Serializer>(
     serializer: Ser,
     last_present: Option<u64>,
-    unknown: Option<&'u UnknownFields>,
-) -> Result<ArrayWriter<Ser::SerializeSeq, impl Iterator<Item = (u64, &'u Value)>>, Ser::Error> {
+    unknown: Option<&UnknownFields>,
+) -> Result<ArrayWriter<Ser::SerializeSeq, impl Iterator<Item = (u64, &Value)>>, Ser::Error> {
     let last_unknown = unknown.and_then(UnknownFields::last_tag);
     let len = last_present.max(last_unknown).map_or(0, |tag| tag + 1);
     let size =
