@@ -680,25 +680,23 @@ impl fmt::Display for CompatibilityReport {
 /// new readers of old data:
 ///
 /// - a tag reused with another type (or a field or variant kind changed);
-/// - a removed field or variant whose tag is not reserved;
+/// - a removed field or variant whose tag is not reserved, and a removed
+///   required field even when its tag is (old readers still require it);
 /// - a new required field;
-/// - a field that turned required;
+/// - a field that turned required, or a required field that turned
+///   optional (new writers leave `None` out, old readers require it);
 /// - a variant whose tag changed;
 /// - a type that changed from struct to enum or back.
 ///
-/// New optional or defaulted fields, new variants, and renames that keep
-/// the tag are compatible.
-///
-/// Not reported: a required field that becomes an `Option`. Old readers
-/// still require it, and new writers leave `None` out, so old readers fail
-/// with "missing field" on such data.
+/// New optional or defaulted fields, new variants, renames that keep the
+/// tag, and removed optional fields whose tag is reserved are compatible.
 ///
 /// ```
 /// use msgpack_serde::schema::{check_compatible, Schema};
 ///
 /// mod v1 {
 ///     #[derive(msgpack_serde::MsgPack)]
-///     pub struct Order { #[msgpack(tag = 1)] pub id: u64, #[msgpack(tag = 2)] pub note: String }
+///     pub struct Order { #[msgpack(tag = 1)] pub id: u64, #[msgpack(tag = 2)] pub note: Option<String> }
 /// }
 /// mod v2 {
 ///     #[derive(msgpack_serde::MsgPack)]
@@ -785,6 +783,15 @@ fn check_fields(
                         ),
                     );
                 }
+                if old_field.presence == Presence::Required && new_field.presence == Presence::Optional {
+                    report.push(
+                        ty,
+                        format!(
+                            "field `{}` (tag {}) turned optional, but older readers require it and newer writers leave out None",
+                            new_field.name, new_field.tag
+                        ),
+                    );
+                }
                 if old_field.presence != Presence::Required && new_field.presence == Presence::Required {
                     report.push(
                         ty,
@@ -800,6 +807,13 @@ fn check_fields(
                 format!(
                     "field `{}` (tag {}) was removed without reserving its tag: reserve it with #[msgpack(reserved({}))]",
                     old_field.name, old_field.tag, old_field.tag
+                ),
+            ),
+            None if old_field.presence == Presence::Required => report.push(
+                ty,
+                format!(
+                    "required field `{}` (tag {}) was removed, but older readers require it",
+                    old_field.name, old_field.tag
                 ),
             ),
             None => {}

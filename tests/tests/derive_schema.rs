@@ -702,3 +702,42 @@ fn compatibility_is_checked_on_documents_read_back_from_json() {
         "Item: new field `price` (tag 5) is required, but older writers do not send it\n"
     );
 }
+
+mod required_v1 {
+    #[derive(msgpack_serde::MsgPack)]
+    pub struct Account {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub owner: String,
+    }
+}
+
+mod required_v2 {
+    #[derive(msgpack_serde::MsgPack)]
+    #[msgpack(reserved(2))]
+    pub struct Account {
+        #[msgpack(tag = 1)]
+        pub id: Option<u64>,
+    }
+}
+
+#[test]
+fn removing_or_loosening_a_required_field_breaks_old_readers() {
+    use msgpack_serde::schema::{check_compatible, Schema};
+    let report = check_compatible(
+        &required_v1::Account::schema(),
+        &required_v2::Account::schema(),
+    );
+    assert_eq!(
+        report.to_string(),
+        "Account: field `id` (tag 1) turned optional, but older readers require it and newer writers leave out None\n\
+         Account: required field `owner` (tag 2) was removed, but older readers require it\n"
+    );
+    // What the report predicts: an old reader fails on what the new version writes.
+    let bytes = msgpack_serde::to_vec(&required_v2::Account { id: None }).unwrap();
+    let error = msgpack_serde::from_slice::<required_v1::Account>(&bytes)
+        .err()
+        .unwrap();
+    assert_eq!(error.to_string(), "missing field `id` (tag 1) at offset 0");
+}
