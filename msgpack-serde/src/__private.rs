@@ -282,6 +282,21 @@ pub fn duplicate_field<E: de::Error>(name: &'static str, tag: u64) -> E {
     E::custom(format_args!("duplicate field `{name}` (tag {tag})"))
 }
 
+/// Keeps an unknown field; a tag seen twice is an error, as a known field
+/// seen twice is.
+#[inline]
+pub fn insert_unknown<E: de::Error>(
+    unknown: &mut UnknownFields,
+    tag: u64,
+    value: Value,
+) -> Result<(), E> {
+    if unknown.contains(tag) {
+        return Err(E::custom(format_args!("duplicate field with tag {tag}")));
+    }
+    unknown.insert(tag, value);
+    Ok(())
+}
+
 /// The error for a variant tag or name that no variant has.
 #[cold]
 pub fn unknown_variant<E: de::Error>(key: &FieldKey<'_>, enum_name: &'static str) -> E {

@@ -185,3 +185,10 @@ fn unknown_fields_survive_a_relay() {
     assert_eq!(relay.unknown.len(), 2);
     assert_eq!(msgpack_serde::to_vec(&relay).unwrap(), newer);
 }
+
+#[test]
+fn a_repeated_unknown_tag_is_an_error_like_a_repeated_known_one() {
+    let bytes = msgpack_serde::to_vec(&msgpack_serde::msgpack!({1: 7, 5: "a", 5: "b"})).unwrap();
+    let error = msgpack_serde::from_slice::<Relay>(&bytes).unwrap_err();
+    assert_eq!(error.to_string(), "duplicate field with tag 5 at offset 0");
+}

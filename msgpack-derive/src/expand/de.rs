@@ -143,7 +143,7 @@ fn fields_visitor(
             quote!(let mut __unknown = #private::UnknownFields::new();),
             quote! {
                 match __key.tag() {
-                    #private::Some(__tag) => __unknown.insert(__tag, __map.next_value::<#private::Value>()?),
+                    #private::Some(__tag) => #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?,
                     #private::None => { __map.next_value::<#private::serde::de::IgnoredAny>()?; }
                 }
             },
