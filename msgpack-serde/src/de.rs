@@ -213,6 +213,24 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
+    /// Reads 16 bytes of bin, the form rmp-serde gives 128-bit integers;
+    /// `None` (reading nothing) when the next value is something else.
+    fn wide_int(&mut self) -> Result<Option<[u8; 16]>> {
+        if self.reader.peek_byte()? != 0xc4 {
+            return Ok(None);
+        }
+        let start = self.reader.position();
+        let bytes = self.reader.read_bin()?;
+        match <[u8; 16]>::try_from(bytes) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(_) => Err(de::Error::invalid_length(
+                bytes.len(),
+                &"16 bytes of a 128-bit integer",
+            ))
+            .map_err(|e: Error| e.at(start)),
+        }
+    }
+
     /// Visits string bytes that started at `start`, checking UTF-8.
     #[inline]
     fn visit_utf8<'de, V: Visitor<'de>>(
@@ -489,6 +507,43 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         })
     }
 
+    /// nil, and also an empty array, which rmp-serde writes for `()` and
+    /// unit structs.
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        one_value!(self, |start| match self.reader.peek_byte()? {
+            0x90 => {
+                self.reader.take_byte()?;
+                visitor.visit_unit()
+            }
+            _ => self.any(start, visitor),
+        })
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    /// An integer, and also 16 bytes of bin (big-endian), which is how
+    /// rmp-serde writes `i128`.
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        one_value!(self, |start| match self.wide_int()? {
+            Some(bytes) => visitor.visit_i128(i128::from_be_bytes(bytes)),
+            None => self.any(start, visitor),
+        })
+    }
+
+    /// As [`deserialize_i128`](Self::deserialize_i128), for `u128`.
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        one_value!(self, |start| match self.wide_int()? {
+            Some(bytes) => visitor.visit_u128(u128::from_be_bytes(bytes)),
+            None => self.any(start, visitor),
+        })
+    }
+
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         one_value!(self, |_start| {
             self.reader.skip()?;
@@ -511,7 +566,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     forward_to_deserialize_any! {
-        i128 u128 char bytes byte_buf unit unit_struct map struct
+        char bytes byte_buf map struct
     }
 }
 

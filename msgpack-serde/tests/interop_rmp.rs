@@ -350,3 +350,32 @@ fn numbers_agree() {
         "invalid value: integer `300`, expected u8 at offset 0"
     );
 }
+
+#[test]
+fn reads_rmp_serde_unit_and_128_bit_forms() {
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Marker;
+
+    let unit = rmp_serde::to_vec(&Marker).unwrap();
+    assert_eq!(unit, [0x90]);
+    assert_eq!(msgpack_serde::from_slice::<Marker>(&unit).unwrap(), Marker);
+    assert_eq!(
+        msgpack_serde::from_slice::<()>(&rmp_serde::to_vec(&()).unwrap()).unwrap(),
+        ()
+    );
+
+    for n in [i128::MIN, -1, 0, 1 << 100, i128::MAX] {
+        let bytes = rmp_serde::to_vec(&n).unwrap();
+        assert_eq!(bytes[..2], [0xc4, 16]);
+        assert_eq!(msgpack_serde::from_slice::<i128>(&bytes).unwrap(), n);
+    }
+    let big = rmp_serde::to_vec(&u128::MAX).unwrap();
+    assert_eq!(msgpack_serde::from_slice::<u128>(&big).unwrap(), u128::MAX);
+    // Our own forms still read: an integer that fits 64 bits.
+    assert_eq!(msgpack_serde::from_slice::<i128>(&[0xff]).unwrap(), -1);
+    let error = msgpack_serde::from_slice::<i128>(&[0xc4, 0x02, 0x00, 0x01]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid length 2, expected 16 bytes of a 128-bit integer at offset 0"
+    );
+}
