@@ -282,10 +282,7 @@ fn request() -> Request<'static> {
         ("limit".to_string(), Param::Int(-20)),
         ("ratio".to_string(), Param::Float(0.5)),
         ("name".to_string(), Param::Text("socks".into())),
-        (
-            "tags".to_string(),
-            Param::List(vec![Param::Int(1), Param::Text("x".into())]),
-        ),
+        ("tags".to_string(), Param::List(vec![1.0, -2.5])),
     ];
     Request {
         id: 77,

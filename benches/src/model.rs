@@ -4,7 +4,7 @@
 //! - [`plain`]: `#[derive(Serialize, Deserialize)]`, for serde_json,
 //!   rmp-serde and msgpack-serde's named and compact modes;
 //! - [`tagged`]: `#[derive(MsgPack)]`, maps keyed by field number;
-//! - [`array`]: `#[derive(MsgPack)] #[msgpack(array)]`, tag-indexed arrays;
+//! - [`mod@array`]: `#[derive(MsgPack)] #[msgpack(array)]`, tag-indexed arrays;
 //! - [`packer`]: `#[derive(MsgPacker)]`, msgpacker's own (non-serde) encoding.
 //!
 //! The prost types are hand-written in [`crate::proto`], as prost users do.
