@@ -16,11 +16,14 @@ const BATCHES: u64 = 5;
 
 /// The median time of one run of `op`, in nanoseconds.
 pub fn time_per_iteration(budget: Budget, mut op: impl FnMut()) -> f64 {
-    // Warm up, and learn roughly how long one run takes.
+    // Warm up (a tenth of the iterations, at most 100, and at most a fifth
+    // of the time budget), and learn roughly how long one run takes.
     let warm = Instant::now();
-    let warm_runs = (budget.iterations / 10).clamp(1, 100);
-    for _ in 0..warm_runs {
+    let max_warm_runs = (budget.iterations / 10).clamp(1, 100);
+    let mut warm_runs = 0;
+    while warm_runs < max_warm_runs && (warm_runs == 0 || warm.elapsed() < budget.max_time / 5) {
         op();
+        warm_runs += 1;
     }
     let estimate = warm.elapsed().as_secs_f64() / warm_runs as f64;
     let affordable = (budget.max_time.as_secs_f64() / estimate.max(1e-9)) as u64;
