@@ -50,6 +50,14 @@ struct Args {
     types: bool,
 }
 
+/// Prints `text` and a newline; a closed stdout (`| head`) ends the
+/// program quietly instead of panicking.
+fn output(text: &str) {
+    if writeln!(std::io::stdout(), "{text}").is_err() {
+        std::process::exit(0);
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let budget = run::budget(
@@ -59,12 +67,9 @@ fn main() -> ExitCode {
     if args.types {
         let results = types::run_types(budget);
         if args.json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&results).expect("results serialize")
-            );
+            output(&serde_json::to_string_pretty(&results).expect("results serialize"));
         } else {
-            print!("{}", types::types_table(&results));
+            output(&types::types_table(&results));
         }
         return ExitCode::SUCCESS;
     }
@@ -84,7 +89,7 @@ fn main() -> ExitCode {
         match result {
             Some(result) => {
                 if !args.json {
-                    println!("{}", table::fixture_table(&result));
+                    output(&table::fixture_table(&result));
                 }
                 results.push(result);
             }
@@ -98,10 +103,7 @@ fn main() -> ExitCode {
         }
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&results).expect("results serialize")
-        );
+        output(&serde_json::to_string_pretty(&results).expect("results serialize"));
     }
     if let Some(path) = &args.svg {
         if let Err(error) = chart::write_svg(path, &results) {
