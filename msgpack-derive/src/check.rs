@@ -37,7 +37,7 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) {
 /// reserved. A field whose attribute did not parse has had its error: it
 /// is not also reported as missing a tag.
 fn check_field_tags(cx: &Ctxt, reserved: &[(u64, u64)], fields: &[Field<'_>]) {
-    let mut first_use: HashMap<u64, &Field<'_>> = HashMap::new();
+    let mut first_use = HashMap::new();
     for field in fields.iter().filter(|f| f.is_wire()) {
         let Some((tag, span)) = field.attrs.tag else {
             if !field.attrs.invalid {
@@ -53,23 +53,7 @@ fn check_field_tags(cx: &Ctxt, reserved: &[(u64, u64)], fields: &[Field<'_>]) {
             continue;
         };
         check_not_reserved(cx, reserved, tag, span);
-        match first_use.get(&tag) {
-            Some(first) => {
-                let message = format!(
-                    "duplicate tag {tag}: field `{}` already uses it",
-                    first.name
-                );
-                cx.syn_error(syn::Error::new(span, message));
-                let first_span = first.attrs.tag.map_or(span, |(_, s)| s);
-                cx.syn_error(syn::Error::new(
-                    first_span,
-                    format!("tag {tag} first used here"),
-                ));
-            }
-            None => {
-                first_use.insert(tag, field);
-            }
-        }
+        check_unique_tag(cx, &mut first_use, "field", &field.name, tag, span);
     }
 }
 
@@ -152,7 +136,7 @@ fn check_array_on_enum(cx: &Ctxt, cont: &Container<'_>) {
 
 /// Every variant has a tag, used once and not reserved.
 fn check_variant_tags(cx: &Ctxt, reserved: &[(u64, u64)], variants: &[Variant<'_>]) {
-    let mut first_use: HashMap<u64, &Variant<'_>> = HashMap::new();
+    let mut first_use = HashMap::new();
     for variant in variants {
         let Some((tag, span)) = variant.attrs.tag else {
             if !variant.attrs.invalid {
@@ -165,23 +149,14 @@ fn check_variant_tags(cx: &Ctxt, reserved: &[(u64, u64)], variants: &[Variant<'_
             continue;
         };
         check_not_reserved(cx, reserved, tag, span);
-        match first_use.get(&tag) {
-            Some(first) => {
-                let message = format!(
-                    "duplicate tag {tag}: variant `{}` already uses it",
-                    first.ident
-                );
-                cx.syn_error(syn::Error::new(span, message));
-                let first_span = first.attrs.tag.map_or(span, |(_, s)| s);
-                cx.syn_error(syn::Error::new(
-                    first_span,
-                    format!("tag {tag} first used here"),
-                ));
-            }
-            None => {
-                first_use.insert(tag, variant);
-            }
-        }
+        check_unique_tag(
+            cx,
+            &mut first_use,
+            "variant",
+            &variant.ident.to_string(),
+            tag,
+            span,
+        );
     }
 }
 
@@ -200,6 +175,31 @@ fn check_other_is_unit(cx: &Ctxt, variants: &[Variant<'_>]) {
             let fields = &variant.original.fields;
             let message = "#[msgpack(other)] must be a unit variant";
             cx.error_spanned_by(quote::quote!(#ident #fields), message);
+        }
+    }
+}
+
+/// No tag is used twice among the fields (variants) of one type: records
+/// the first use of `tag`, or reports a second one at both places.
+fn check_unique_tag(
+    cx: &Ctxt,
+    first_use: &mut HashMap<u64, (String, Span)>,
+    what: &str,
+    name: &str,
+    tag: u64,
+    span: Span,
+) {
+    match first_use.get(&tag) {
+        Some((first, first_span)) => {
+            let message = format!("duplicate tag {tag}: {what} `{first}` already uses it");
+            cx.syn_error(syn::Error::new(span, message));
+            cx.syn_error(syn::Error::new(
+                *first_span,
+                format!("tag {tag} first used here"),
+            ));
+        }
+        None => {
+            first_use.insert(tag, (name.to_string(), span));
         }
     }
 }
