@@ -331,7 +331,7 @@ impl<'a> Reader<'a> {
     pub fn read_str(&mut self) -> Result<&'a str, Error> {
         let start = self.position();
         let bytes = self.read_str_bytes()?;
-        core::str::from_utf8(bytes).map_err(|_| {
+        str_from_utf8(bytes).map_err(|_| {
             self.rewind(start);
             Error::new(ErrorKind::InvalidUtf8, start)
         })
@@ -544,5 +544,30 @@ impl<'a> Reader<'a> {
             self.take(usize::try_from(payload).unwrap_or(usize::MAX))?;
         }
         Ok(())
+    }
+}
+
+/// `bytes` as a `str`, if they are UTF-8: [`core::str::from_utf8`] with a
+/// fast path for ASCII. Strings in MessagePack are mostly short keys,
+/// names and identifiers; `from_utf8` walks such strings byte by byte
+/// until it reaches an aligned word, where an ASCII check reads them a
+/// word at a time. Every read of a string in this crate and in
+/// msgpack-serde goes through here.
+///
+/// ```
+/// use msgpack_core::decode::str_from_utf8;
+///
+/// assert_eq!(str_from_utf8(b"ada@example.com"), Ok("ada@example.com"));
+/// assert_eq!(str_from_utf8("Grüße".as_bytes()), Ok("Grüße"));
+/// assert!(str_from_utf8(&[b'a', 0xc3, 0x28]).is_err());
+/// ```
+#[inline]
+pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
+    if bytes.is_ascii() {
+        // SAFETY: every byte is below 0x80, so `bytes` is ASCII, and ASCII
+        // is valid UTF-8.
+        Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
+    } else {
+        core::str::from_utf8(bytes)
     }
 }

@@ -2,6 +2,7 @@
 //! the stability of the smallest encoding, truncation, skipping, and
 //! never panicking on garbage.
 
+use msgpack_core::decode::str_from_utf8;
 use msgpack_core::{Error, ErrorKind, Reader, Value, ValueRef};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -194,5 +195,17 @@ proptest! {
         let at = at.index(bytes.len());
         bytes[at] = byte;
         decode_every_way(&bytes)?;
+    }
+
+    /// The ASCII fast path agrees with `core::str::from_utf8` on every
+    /// input: mostly-ASCII bytes with a few high ones, at any length and
+    /// alignment.
+    #[test]
+    fn str_from_utf8_agrees_with_core(
+        bytes in vec(prop_oneof![8 => 0u8..0x80, 1 => any::<u8>()], 0..80),
+        skip in 0usize..8,
+    ) {
+        let bytes = &bytes[skip.min(bytes.len())..];
+        prop_assert_eq!(str_from_utf8(bytes), core::str::from_utf8(bytes));
     }
 }
