@@ -63,7 +63,7 @@ pub struct MapWriter<M> {
 }
 
 impl<M: SerializeMap> MapWriter<M> {
-    #[inline]
+    #[inline(always)]
     pub fn new<S: Serializer<SerializeMap = M>>(
         serializer: S,
         len: usize,
@@ -75,7 +75,7 @@ impl<M: SerializeMap> MapWriter<M> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn field<T: ?Sized + Serialize>(
         &mut self,
         tag: u64,
@@ -96,7 +96,7 @@ impl<M: SerializeMap> MapWriter<M> {
             .try_for_each(|(tag, value)| self.map.serialize_entry(&tag, value))
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn end(self) -> Result<M::Ok, M::Error> {
         self.map.end()
     }
@@ -105,53 +105,64 @@ impl<M: SerializeMap> MapWriter<M> {
 /// Writes the fields of a `#[msgpack(array)]` struct as a tag-indexed
 /// array: element `n` holds the field with tag `n`, nil fills the gaps,
 /// and the array ends with the last field present.
-pub struct ArrayWriter<S, U: Iterator> {
+///
+/// Two words besides the serializer's state: derived code builds one per
+/// struct written, so it must be cheap to make and to move.
+pub struct ArrayWriter<'u, S> {
     seq: S,
     /// The next position to write.
     next: u64,
     /// The array length.
     len: u64,
-    /// The unknown fields still to write, in tag order...
-    unknown: U,
-    /// ...the first of which is taken out, to compare its tag cheaply.
-    pending: Option<U::Item>,
+    /// The fields this version did not know, written at their tags; `None`
+    /// when there are none.
+    unknown: Option<&'u UnknownFields>,
 }
 
 /// An [`ArrayWriter`]; `last_present` is the largest tag of a field that
 /// is present.
-#[inline]
-// The iterator is an `impl Trait`: no alias can name it.
-#[allow(clippy::type_complexity)]
-pub fn array_writer<Ser: Serializer>(
+#[inline(always)]
+pub fn array_writer<'u, Ser: Serializer>(
     serializer: Ser,
     last_present: Option<u64>,
-    unknown: Option<&UnknownFields>,
-) -> Result<ArrayWriter<Ser::SerializeSeq, impl Iterator<Item = (u64, &Value)>>, Ser::Error> {
+    unknown: Option<&'u UnknownFields>,
+) -> Result<ArrayWriter<'u, Ser::SerializeSeq>, Ser::Error> {
+    let unknown = unknown.filter(|fields| !fields.is_empty());
     let last_unknown = unknown.and_then(UnknownFields::last_tag);
     let len = last_present.max(last_unknown).map_or(0, |tag| tag + 1);
     let size =
         usize::try_from(len).map_err(|_| serde::ser::Error::custom("array field tag too large"))?;
-    let mut unknown = unknown.into_iter().flat_map(UnknownFields::iter);
     Ok(ArrayWriter {
         seq: serializer.serialize_seq(Some(size))?,
         next: 0,
         len,
-        pending: unknown.next(),
         unknown,
     })
 }
 
-impl<'u, S: SerializeSeq, U: Iterator<Item = (u64, &'u Value)>> ArrayWriter<S, U> {
+impl<S: SerializeSeq> ArrayWriter<'_, S> {
     /// Fills positions up to `tag` with unknown fields or nil.
-    #[inline]
+    #[inline(always)]
     fn fill_to(&mut self, tag: u64) -> Result<(), S::Error> {
-        while self.next < tag.min(self.len) {
-            match self.pending {
-                Some((unknown_tag, value)) if unknown_tag == self.next => {
-                    self.seq.serialize_element(value)?;
-                    self.pending = self.unknown.next();
-                }
-                _ => self.seq.serialize_element(&())?,
+        let end = tag.min(self.len);
+        if self.unknown.is_some() {
+            return self.fill_with_unknown(end);
+        }
+        while self.next < end {
+            self.seq.serialize_element(&())?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// [`fill_to`](Self::fill_to) for a struct that carries unknown
+    /// fields: out of line, to keep the common case small.
+    #[inline(never)]
+    fn fill_with_unknown(&mut self, end: u64) -> Result<(), S::Error> {
+        while self.next < end {
+            match self.unknown.and_then(|fields| fields.get(self.next)) {
+                Some(value) => self.seq.serialize_element(value)?,
+                None => self.seq.serialize_element(&())?,
             }
             self.next += 1;
         }
@@ -159,7 +170,7 @@ impl<'u, S: SerializeSeq, U: Iterator<Item = (u64, &'u Value)>> ArrayWriter<S, U
     }
 
     /// Writes the field with `tag`: its value, or nil when absent.
-    #[inline]
+    #[inline(always)]
     pub fn field<T: ?Sized + Serialize>(
         &mut self,
         tag: u64,
@@ -179,9 +190,11 @@ impl<'u, S: SerializeSeq, U: Iterator<Item = (u64, &'u Value)>> ArrayWriter<S, U
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn end(mut self) -> Result<S::Ok, S::Error> {
-        self.fill_to(self.len)?;
+        if self.next < self.len {
+            self.fill_to(self.len)?;
+        }
         self.seq.end()
     }
 }
@@ -217,7 +230,7 @@ impl FieldKey<'_> {
 }
 
 impl<'de> Deserialize<'de> for FieldKey<'de> {
-    #[inline]
+    #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct KeyVisitor;
 

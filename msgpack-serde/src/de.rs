@@ -242,7 +242,7 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
-        match std::str::from_utf8(bytes) {
+        match msgpack_core::decode::str_from_utf8(bytes) {
             Ok(s) => M::visit_str(visitor, s),
             Err(_) => Err(Error::wire(ErrorKind::InvalidUtf8, start)),
         }
@@ -350,31 +350,47 @@ macro_rules! one_value {
     }};
 }
 
-/// Numbers and booleans: the one-byte and float forms straight to the
-/// visitor, everything else through `any`.
+/// Integers and booleans: the one-byte and fixed-width forms straight to
+/// the visitor, everything else through `any`.
 macro_rules! scalars {
     ($($method:ident)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let start = self.begin()?;
             let byte = self.reader.peek_byte()?;
-            let result = match byte {
-                // Floats first: a mesh or a series is mostly floats.
-                0xca => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
-                    .and_then(|bytes| visitor.visit_f32(f32::from_be_bytes(bytes))),
-                0xcb => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
-                    .and_then(|bytes| visitor.visit_f64(f64::from_be_bytes(bytes))),
-                _ if is_scalar(byte) => self.scalar(byte, visitor),
-                _ => self.any(start, visitor),
+            let result = if is_scalar(byte) {
+                self.scalar(byte, visitor)
+            } else {
+                self.any(start, visitor)
             };
-
             result.map_err(|error| error.at(start))
         }
     )*};
 }
 
-/// Strings and field names: a fixstr straight to the visitor, everything
-/// else through `any`.
+/// Floats: float 32 and 64 straight to the visitor, everything else
+/// through `any`. Always inlined: a mesh or a series is mostly floats,
+/// and this fast path is a few instructions.
+macro_rules! floats {
+    ($($method:ident)*) => {$(
+        #[inline(always)]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.begin()?;
+            let byte = self.reader.peek_byte()?;
+            let result = match byte {
+                0xca => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
+                    .and_then(|bytes| visitor.visit_f32(f32::from_be_bytes(bytes))),
+                0xcb => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
+                    .and_then(|bytes| visitor.visit_f64(f64::from_be_bytes(bytes))),
+                _ => self.any(start, visitor),
+            };
+            result.map_err(|error| error.at(start))
+        }
+    )*};
+}
+
+/// Strings: a fixstr straight to the visitor, everything else through
+/// `any`.
 macro_rules! strings {
     ($($method:ident)*) => {$(
         #[inline]
@@ -397,8 +413,23 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     type Error = Error;
 
     #[inline]
+    /// A fixmap or fixarray straight to the visitor (structs, derived or
+    /// not, come through here), everything else through `any`.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        one_value!(self, |start| self.any(start, visitor))
+        let start = self.begin()?;
+        let byte = self.reader.peek_byte()?;
+        let result = match byte {
+            0x80..=0x8f => {
+                self.reader.take_byte()?;
+                self.visit_map(start, (byte & 0x0f) as u32, visitor)
+            }
+            0x90..=0x9f => {
+                self.reader.take_byte()?;
+                self.visit_array(start, (byte & 0x0f) as u32, visitor)
+            }
+            _ => self.any(start, visitor),
+        };
+        result.map_err(|error| error.at(start))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -557,12 +588,37 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
 
     scalars! {
         deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
-        deserialize_f64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+    }
+
+    floats! {
+        deserialize_f32 deserialize_f64
     }
 
     strings! {
-        deserialize_str deserialize_string deserialize_identifier
+        deserialize_str deserialize_string
+    }
+
+    /// Field names and field numbers: a fixstr or a positive fixint
+    /// straight to the visitor, everything else through `any`. Always
+    /// inlined: derived structs read every key through here.
+    #[inline(always)]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.begin()?;
+        let byte = self.reader.peek_byte()?;
+        let result = match byte {
+            0x00..=0x7f => {
+                self.reader.take_byte()?;
+                visitor.visit_u64(byte as u64)
+            }
+            0xa0..=0xbf => {
+                self.reader.take_byte()?;
+                let bytes = self.reader.take((byte & 0x1f) as usize)?;
+                self.visit_utf8(start, bytes, visitor)
+            }
+            _ => self.any(start, visitor),
+        };
+        result.map_err(|error| error.at(start))
     }
 
     forward_to_deserialize_any! {
@@ -598,7 +654,7 @@ struct SeqAccess<'x, 'a, M> {
 impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a, M> {
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -606,6 +662,19 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a,
         self.left -= 1;
         self.de.pay(1);
         seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    // serde's provided method, without the `PhantomData` seed it goes
+    // through (which the compiler leaves out of line): every element comes
+    // through here.
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.de.pay(1);
+        T::deserialize(&mut *self.de).map(Some)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -621,7 +690,7 @@ struct MapAccess<'x, 'a, M> {
 impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut MapAccess<'_, 'a, M> {
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -631,10 +700,29 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut MapAccess<'_, 'a,
         seed.deserialize(&mut *self.de).map(Some)
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.de.pay(1);
         seed.deserialize(&mut *self.de)
+    }
+
+    // serde's provided methods, without the `PhantomData` seed they go
+    // through (which the compiler leaves out of line): every key and value
+    // of a map (every field of a derived struct) comes through here.
+    #[inline(always)]
+    fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.de.pay(1);
+        K::deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline(always)]
+    fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
+        self.de.pay(1);
+        V::deserialize(&mut *self.de)
     }
 
     fn size_hint(&self) -> Option<usize> {

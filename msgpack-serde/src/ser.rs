@@ -529,6 +529,18 @@ where
         self.map_value(value)
     }
 
+    /// Inlined, unlike serde's default: derived structs write every field
+    /// through here, and a constant key then folds to one byte.
+    #[inline(always)]
+    fn serialize_entry<K: ?Sized + Serialize, V: ?Sized + Serialize>(
+        &mut self,
+        key: &K,
+        value: &V,
+    ) -> Result<()> {
+        self.element(key)?;
+        self.map_value(value)
+    }
+
     #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
