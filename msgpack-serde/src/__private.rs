@@ -209,16 +209,6 @@ pub enum FieldKey<'de> {
 }
 
 impl FieldKey<'_> {
-    /// The position of this key's field in `tags` / `names`.
-    #[inline]
-    pub fn index(&self, tags: &[u64], names: &[&str]) -> Option<usize> {
-        match self {
-            FieldKey::Tag(tag) => tags.iter().position(|t| t == tag),
-            FieldKey::Name(name) => names.iter().position(|n| *n == name),
-            FieldKey::Other => None,
-        }
-    }
-
     /// The tag, if this key is one.
     #[inline]
     pub fn tag(&self) -> Option<u64> {
@@ -277,9 +267,22 @@ impl<'de> Deserialize<'de> for FieldKey<'de> {
 pub struct NilOr<T>(pub Option<T>);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for NilOr<T> {
-    #[inline]
+    #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Option::<T>::deserialize(deserializer).map(NilOr)
+    }
+}
+
+/// A value read and thrown away: an unknown field, a gap. serde's
+/// `IgnoredAny`, with a `Deserialize` impl the compiler inlines.
+pub struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    #[inline(always)]
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_ignored_any(de::IgnoredAny)
+            .map(|_| Skip)
     }
 }
 

@@ -432,10 +432,11 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         result.map_err(|error| error.at(start))
     }
 
+    #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.reader.peek_byte() == Ok(0xc0) {
-            one_value!(self, |start| {
-                self.reader.read_nil()?;
+            one_value!(self, |_start| {
+                self.reader.take_byte()?;
                 visitor.visit_none()
             })
         } else {
@@ -575,9 +576,17 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         })
     }
 
+    /// Skips the value; a one-byte value (the nil of a gap in a
+    /// tag-indexed array, most often) without the general `skip`.
+    #[inline]
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         one_value!(self, |_start| {
-            self.reader.skip()?;
+            match self.reader.peek_byte()? {
+                0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff => {
+                    self.reader.take_byte()?;
+                }
+                _ => self.reader.skip()?,
+            }
             visitor.visit_unit()
         })
     }

@@ -69,6 +69,31 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     }
 }
 
+/// An expression: the position (`Option<usize>`) in `tags` / `names` of
+/// the field or variant that `__key` (a `FieldKey`) names. A `match`, which
+/// the compiler turns into a jump table or a few comparisons, rather than
+/// a search through a slice.
+fn key_index(private: &TokenStream, tags: &[u64], names: &[&str]) -> TokenStream {
+    let positions = 0..tags.len();
+    let name_positions = 0..names.len();
+    quote! {{
+        // Two fields may share a name (`rename`): the first one wins.
+        #[allow(unreachable_patterns)]
+        let __index = match &__key {
+            #private::FieldKey::Tag(__tag) => match *__tag {
+                #(#tags => #private::Some(#positions),)*
+                _ => #private::None,
+            },
+            #private::FieldKey::Name(__name) => match &**__name {
+                #(#names => #private::Some(#name_positions),)*
+                _ => #private::None,
+            },
+            #private::FieldKey::Other => #private::None,
+        };
+        __index
+    }}
+}
+
 /// A visitor (also a `DeserializeSeed`) that reads `fields` from a map or
 /// a tag-indexed array and builds `construct { fields }`.
 fn fields_visitor(
@@ -97,6 +122,7 @@ fn fields_visitor(
     let tags: Vec<u64> = wire.iter().map(|(_, f)| f.tag()).collect();
     let names: Vec<&str> = wire.iter().map(|(_, f)| f.name.as_str()).collect();
     let positions: Vec<usize> = (0..wire.len()).collect();
+    let key_index = key_index(&private, &tags, &names);
     let mut wrappers = Vec::new();
     let mut slot_types = Vec::new();
     let mut read_map = Vec::new();
@@ -144,12 +170,12 @@ fn fields_visitor(
             quote! {
                 match __key.tag() {
                     #private::Some(__tag) => #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?,
-                    #private::None => { __map.next_value::<#private::serde::de::IgnoredAny>()?; }
+                    #private::None => { __map.next_value::<#private::Skip>()?; }
                 }
             },
             quote! {
                 match __seq.next_element::<#private::Value>()? {
-                    #private::None => break,
+                    #private::None => break '__read,
                     #private::Some(__value) => if !__value.is_nil() { __unknown.insert(__position, __value) },
                 }
             },
@@ -157,14 +183,55 @@ fn fields_visitor(
     } else {
         (
             quote!(),
-            quote!({ __map.next_value::<#private::serde::de::IgnoredAny>()?; }),
+            quote!({ __map.next_value::<#private::Skip>()?; }),
             quote! {
-                if __seq.next_element::<#private::serde::de::IgnoredAny>()?.is_none() {
-                    break;
+                if __seq.next_element::<#private::Skip>()?.is_none() {
+                    break '__read;
                 }
             },
         )
     };
+
+    // The array read position by position, in straight-line code: gaps
+    // (unknown or absent tags) in a loop each, fields one read each, then
+    // whatever follows the last field. The array may end anywhere.
+    let mut by_tag: Vec<_> = tags.iter().zip(&slots).zip(&read_seq).collect();
+    by_tag.sort_by_key(|((tag, _), _)| **tag);
+    let mut read_positions = Vec::new();
+    // Gaps count their position only to keep unknown fields at it.
+    let read_gap = |from: u64, to: Option<u64>| match (unknown_field.is_some(), to) {
+        (true, Some(to)) => quote! {
+            __position = #from;
+            while __position < #to {
+                #unknown_seq
+                __position += 1;
+            }
+        },
+        (true, None) => quote! {
+            __position = #from;
+            loop {
+                #unknown_seq
+                __position += 1;
+            }
+        },
+        (false, Some(to)) => quote!(for _ in #from..#to { #unknown_seq }),
+        (false, None) => quote!(loop { #unknown_seq }),
+    };
+    let mut next = 0u64;
+    for ((&tag, slot), read) in by_tag {
+        if tag > next {
+            read_positions.push(read_gap(next, Some(tag)));
+        }
+        read_positions.push(quote! {
+            match #read {
+                #private::None => break '__read,
+                #private::Some(__value) => #slot = __value,
+            }
+        });
+        next = tag + 1;
+    }
+    read_positions.push(read_gap(next, None));
+    let position_decl = unknown_field.map(|_| quote!(let mut __position: u64;));
 
     let finish = fields.iter().enumerate().map(|(i, field)| {
         let member = &field.member;
@@ -224,7 +291,7 @@ fn fields_visitor(
                 #(let mut #slots: #private::Option<#slot_types> = #private::None;)*
                 #unknown_decl
                 while let #private::Some(__key) = __map.next_key::<#private::FieldKey<'de>>()? {
-                    match __key.index(&[#(#tags),*], &[#(#names),*]) {
+                    match #key_index {
                         #(#private::Some(#positions) => {
                             if #slots.is_some() {
                                 return #private::Err(#private::duplicate_field(#names, #tags));
@@ -243,16 +310,9 @@ fn fields_visitor(
             {
                 #(let mut #slots: #private::Option<#slot_types> = #private::None;)*
                 #unknown_decl
-                let mut __position: u64 = 0;
-                loop {
-                    match [#(#tags),*].iter().position(|__t| *__t == __position) {
-                        #(#private::Some(#positions) => match #read_seq {
-                            #private::None => break,
-                            #private::Some(__value) => #slots = __value,
-                        },)*
-                        _ => #unknown_seq
-                    }
-                    __position += 1;
+                #position_decl
+                '__read: {
+                    #(#read_positions)*
                 }
                 #private::Ok(#construct { #(#finish),* })
             }
@@ -290,6 +350,7 @@ fn read_enum(
         .collect();
     let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let positions: Vec<usize> = (0..variants.len()).collect();
+    let key_index = key_index(&private, &tags, &names);
     let other = variants
         .iter()
         .find(|v| v.attrs.other.is_some())
@@ -321,7 +382,7 @@ fn read_enum(
         match variant.style {
             Style::Unit => quote! {
                 #private::Some(#i) => {
-                    __map.next_value::<#private::serde::de::IgnoredAny>()?;
+                    __map.next_value::<#private::Skip>()?;
                     #ident::#variant_ident
                 }
             },
@@ -363,7 +424,7 @@ fn read_enum(
     let map_fallback = match other {
         Some(other) => quote! {
             _ => {
-                __map.next_value::<#private::serde::de::IgnoredAny>()?;
+                __map.next_value::<#private::Skip>()?;
                 #ident::#other
             }
         },
@@ -380,7 +441,7 @@ fn read_enum(
 
         impl #impl_generics __EnumVisitor #visitor_ty #where_clause {
             fn unit<__E: #private::serde::de::Error>(__key: #private::FieldKey<'_>) -> #private::Result<#ident #container_ty, __E> {
-                match __key.index(&[#(#tags),*], &[#(#names),*]) {
+                match #key_index {
                     #(#unit_arms)*
                     #unit_fallback
                 }
@@ -417,7 +478,7 @@ fn read_enum(
                     #private::Some(__key) => __key,
                     #private::None => return #private::Err(#private::not_one_entry(#enum_name)),
                 };
-                let __value = match __key.index(&[#(#tags),*], &[#(#names),*]) {
+                let __value = match #key_index {
                     #(#map_arms)*
                     #map_fallback
                 };
