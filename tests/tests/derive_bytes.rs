@@ -112,6 +112,42 @@ fn array_form_is_tag_indexed_with_nil_gaps_and_no_trailing_absent() {
     );
 }
 
+/// Gaps of one and of several positions, and no unknown-field member:
+/// what the gaps hold is skipped, whatever it is.
+#[derive(MsgPack, Debug, PartialEq)]
+#[msgpack(array)]
+struct Sparse {
+    #[msgpack(tag = 1)]
+    a: u8,
+    #[msgpack(tag = 4)]
+    b: Option<u8>,
+}
+
+#[test]
+fn array_gaps_of_any_width_are_skipped_when_read() {
+    check(
+        &Sparse { a: 1, b: Some(2) },
+        &[0x95, 0xc0, 0x01, 0xc0, 0xc0, 0x02],
+    );
+    check(&Sparse { a: 1, b: None }, &[0x92, 0xc0, 0x01]);
+    // Values in the gaps and after the last field: data from a newer
+    // version, skipped.
+    let newer = [
+        0x97, 0xa1, b'x', 0x01, 0x92, 0x01, 0x02, 0xcc, 0xff, 0x02, 0xc3, 0x80,
+    ];
+    assert_eq!(
+        msgpack_serde::from_slice::<Sparse>(&newer).unwrap(),
+        Sparse { a: 1, b: Some(2) }
+    );
+    // An array that ends inside a gap leaves the later fields absent.
+    assert_eq!(
+        msgpack_serde::from_slice::<Sparse>(&[0x93, 0xc0, 0x07, 0xc0]).unwrap(),
+        Sparse { a: 7, b: None }
+    );
+    let error = msgpack_serde::from_slice::<Sparse>(&[0x91, 0xc0]).unwrap_err();
+    assert_eq!(error.to_string(), "missing field `a` (tag 1) at offset 0");
+}
+
 #[test]
 fn enums_are_tags_or_one_entry_maps() {
     check(&Status::Pending, &[0x01]);
