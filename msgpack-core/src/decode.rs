@@ -563,11 +563,42 @@ impl<'a> Reader<'a> {
 /// ```
 #[inline]
 pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, so `bytes` is ASCII, and ASCII
         // is valid UTF-8.
         Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
     } else {
         core::str::from_utf8(bytes)
     }
+}
+
+/// Whether every byte is below 0x80, in a few word-sized reads for any
+/// length: `<[u8]>::is_ascii` checks the bytes past the last whole word
+/// one by one, which for the short strings of MessagePack is most of them.
+#[inline]
+fn is_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let len = bytes.len();
+    if len >= 8 {
+        // Whole words, then the last eight bytes (overlapping the words).
+        let mut any = word(len - 8);
+        let mut at = 0;
+        while at + 8 <= len {
+            any |= word(at);
+            at += 8;
+        }
+        return any & HIGH == 0;
+    }
+    // Under eight bytes: two overlapping reads of the widest size that fits.
+    let any = if len >= 4 {
+        let half = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        half(0) | half(len - 4)
+    } else if len >= 2 {
+        let pair = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as u32;
+        pair(0) | pair(len - 2)
+    } else {
+        bytes.first().map_or(0, |&b| b as u32)
+    };
+    any & 0x8080_8080 == 0
 }

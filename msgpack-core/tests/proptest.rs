@@ -209,3 +209,19 @@ proptest! {
         prop_assert_eq!(str_from_utf8(bytes), core::str::from_utf8(bytes));
     }
 }
+
+/// A single non-ASCII byte anywhere in a string of any short length is
+/// seen: every position of the word-sized reads is checked.
+#[test]
+fn str_from_utf8_sees_a_high_byte_at_every_position() {
+    for len in 1..=40 {
+        for at in 0..len {
+            let mut bytes = vec![b'a'; len];
+            bytes[at] = 0x80; // a lone continuation byte: never UTF-8
+            assert!(str_from_utf8(&bytes).is_err(), "len {len}, at {at}");
+            bytes[at] = 0x7f;
+            assert_eq!(str_from_utf8(&bytes).map(str::len), Ok(len));
+        }
+    }
+    assert_eq!(str_from_utf8(b""), Ok(""));
+}
