@@ -187,6 +187,32 @@ impl<'a, M> Decoder<'a, M> {
         Ok(value)
     }
 
+    /// The `N` bytes after `marker`, when `marker` is the next byte, the
+    /// input holds them and the value limit allows one more value: the
+    /// value is then read and counted. `None` (reading nothing) otherwise.
+    #[inline(always)]
+    fn fixed_width<const N: usize>(&mut self, marker: u8) -> Option<[u8; N]> {
+        let rest = self.reader.remaining();
+        if self.values_left == 0 || rest.len() <= N || rest[0] != marker {
+            return None;
+        }
+        self.reader.take_byte().ok()?;
+        let bytes = self.reader.take_array().ok()?;
+        self.values_left -= 1;
+        Some(bytes)
+    }
+
+    /// One value of any type, counted: [`Deserializer::deserialize_any`]
+    /// out of line, for the slow paths of the inlined methods.
+    #[inline(never)]
+    fn any_value<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        let start = self.begin()?;
+        self.any(start, visitor).map_err(|error| error.at(start))
+    }
+
     /// Visits the number or boolean whose marker `byte` is at the reader
     /// (one for which [`is_scalar`] holds).
     #[inline(always)]
@@ -368,23 +394,21 @@ macro_rules! scalars {
     )*};
 }
 
-/// Floats: float 32 and 64 straight to the visitor, everything else
-/// through `any`. Always inlined: a mesh or a series is mostly floats,
-/// and this fast path is a few instructions.
+/// Floats: the float of the method's own width straight to the visitor,
+/// everything else through `any`. The fast path is a few instructions,
+/// inlined with serde's `f32` / `f64` impls around it (a mesh or a series
+/// is mostly floats); the rest is out of line.
 macro_rules! floats {
-    ($($method:ident)*) => {$(
+    ($($method:ident($marker:literal) => $ty:ident, $visit:ident;)*) => {$(
         #[inline(always)]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let start = self.begin()?;
-            let byte = self.reader.peek_byte()?;
-            let result = match byte {
-                0xca => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
-                    .and_then(|bytes| visitor.visit_f32(f32::from_be_bytes(bytes))),
-                0xcb => self.reader.take_byte().and_then(|_| self.reader.take_array()).map_err(Error::from)
-                    .and_then(|bytes| visitor.visit_f64(f64::from_be_bytes(bytes))),
-                _ => self.any(start, visitor),
-            };
-            result.map_err(|error| error.at(start))
+            let start = self.reader.position();
+            match self.fixed_width::<{ core::mem::size_of::<$ty>() }>($marker) {
+                Some(bytes) => visitor
+                    .$visit::<Error>($ty::from_be_bytes(bytes))
+                    .map_err(|error| error.at(start)),
+                None => self.any_value(visitor),
+            }
         }
     )*};
 }
@@ -601,7 +625,8 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     floats! {
-        deserialize_f32 deserialize_f64
+        deserialize_f32(0xca) => f32, visit_f32;
+        deserialize_f64(0xcb) => f64, visit_f64;
     }
 
     strings! {

@@ -264,6 +264,24 @@ fn end_of_input() {
         message::<Order>(&[0x82, 0xa2, b'i']),
         "unexpected end of input at offset 3"
     );
+    // A float cut short, and a float of the other width: both leave the
+    // fast path and get the general answer.
+    assert_eq!(
+        message::<f32>(&[0xca, 0x3f, 0xc0, 0x00]),
+        "unexpected end of input at offset 4"
+    );
+    assert_eq!(
+        message::<f64>(&[0xcb, 0x3f]),
+        "unexpected end of input at offset 2"
+    );
+    assert_eq!(
+        msgpack_serde::from_slice::<f64>(&[0xca, 0x3f, 0xc0, 0, 0]).unwrap(),
+        1.5
+    );
+    assert_eq!(
+        message::<(u8, f32)>(&[0x92, 0x01, 0xa1, b'x']),
+        r#"invalid type: string "x", expected f32 at offset 2"#
+    );
 }
 
 #[test]

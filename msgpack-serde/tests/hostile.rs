@@ -250,6 +250,21 @@ fn max_values() {
         Limits::default().max_values(3),
         "more values than the limit of 3 at offset 4",
     );
+    // Floats count too, on their fast path and off it: [1.5f32, 2.5f64].
+    let floats = [
+        0x92, 0xca, 0x3f, 0xc0, 0, 0, 0xcb, 0x40, 0x04, 0, 0, 0, 0, 0, 0,
+    ];
+    limit_ok::<(f32, f64)>(&floats, Limits::default().max_values(3));
+    limit_error::<(f32, f64)>(
+        &floats,
+        Limits::default().max_values(2),
+        "more values than the limit of 2 at offset 6",
+    );
+    limit_error::<(f64, f32)>(
+        &floats,
+        Limits::default().max_values(1),
+        "more values than the limit of 1 at offset 1",
+    );
     // Many small values in one huge array.
     let mut many = vec![0xdc, 0xff, 0xff];
     many.extend([0x00; 0xffff]);
