@@ -9,7 +9,7 @@ use flate2::Compression;
 use serde::Serialize;
 
 use crate::codecs::{codecs_for, Codec};
-use crate::measure::{time_per_iteration, Budget};
+use crate::measure::{time_interleaved, Budget};
 
 /// What one codec measured on one fixture. Times are nanoseconds per
 /// iteration (medians).
@@ -47,21 +47,113 @@ pub struct FixtureResult {
 }
 
 /// Measures the codecs whose names contain `filter` (all when empty) on
-/// the fixture `name`; `progress` hears about each codec as it starts.
-/// `None` for an unknown fixture.
+/// the fixture `name`; `progress` hears about each operation as it
+/// starts. Each operation is timed for all codecs together, their batches
+/// in turn (see [`time_interleaved`]). `None` for an unknown fixture.
 pub fn run_fixture(
     name: &str,
     budget: Budget,
     filter: &str,
     mut progress: impl FnMut(&str),
 ) -> Option<FixtureResult> {
-    let codecs = codecs_for(name)?;
-    let results = codecs
+    let all = codecs_for(name)?;
+    let codecs: Vec<&Codec> = all
         .iter()
         .filter(|codec| codec.name.contains(filter))
+        .collect();
+    let encoded: Vec<Vec<u8>> = codecs
+        .iter()
         .map(|codec| {
-            progress(codec.name);
-            run_codec(codec, budget)
+            let bytes = (codec.encode_fresh)();
+            assert!((codec.verify)(&bytes), "{} does not round-trip", codec.name);
+            bytes
+        })
+        .collect();
+    let gzipped: Vec<Vec<u8>> = encoded.iter().map(|bytes| gzip(bytes)).collect();
+
+    progress("encode");
+    let mut buffers: Vec<Vec<u8>> = encoded
+        .iter()
+        .map(|b| Vec::with_capacity(b.len()))
+        .collect();
+    let encode_ns = {
+        let mut ops: Vec<Box<dyn FnMut() + '_>> = codecs
+            .iter()
+            .zip(&mut buffers)
+            .map(|(codec, buffer)| {
+                Box::new(move || {
+                    buffer.clear();
+                    (codec.encode)(buffer);
+                }) as Box<dyn FnMut()>
+            })
+            .collect();
+        interleaved(budget, &mut ops)
+    };
+    progress("encode into a new Vec");
+    let encode_fresh_ns = interleaved(
+        budget,
+        &mut ops(&codecs, |codec| {
+            Box::new(move || drop(std::hint::black_box((codec.encode_fresh)())))
+        }),
+    );
+    progress("decode");
+    let decode_ns = interleaved(
+        budget,
+        &mut ops_on(&codecs, &encoded, |codec, bytes| {
+            Box::new(move || (codec.decode)(bytes))
+        }),
+    );
+    progress("decode borrowed");
+    let borrowing: Vec<(&Codec, &Vec<u8>)> = codecs
+        .iter()
+        .copied()
+        .zip(&encoded)
+        .filter(|(codec, _)| codec.decode_borrowed.is_some())
+        .collect();
+    let mut borrowed_ops: Vec<Box<dyn FnMut() + '_>> = borrowing
+        .iter()
+        .map(|&(codec, bytes)| {
+            let decode = codec.decode_borrowed.as_ref().expect("filtered above");
+            Box::new(move || decode(bytes)) as Box<dyn FnMut()>
+        })
+        .collect();
+    let mut borrowed_ns = interleaved(budget, &mut borrowed_ops).into_iter();
+    // Compression is not what is compared: a tenth of the budget will do.
+    let light = Budget {
+        iterations: (budget.iterations / 10).max(1),
+        max_time: budget.max_time / 4,
+    };
+    progress("gzip");
+    let gzip_ns = interleaved(
+        light,
+        &mut ops_on(&codecs, &encoded, |_, bytes| {
+            Box::new(move || drop(std::hint::black_box(gzip(bytes))))
+        }),
+    );
+    let gunzip_ns = interleaved(
+        light,
+        &mut ops_on(&codecs, &gzipped, |_, bytes| {
+            Box::new(move || drop(std::hint::black_box(gunzip(bytes))))
+        }),
+    );
+
+    let results = codecs
+        .iter()
+        .enumerate()
+        .map(|(i, codec)| CodecResult {
+            codec: codec.name,
+            bytes: encoded[i].len(),
+            gzip_bytes: gzipped[i].len(),
+            gzip_ns: gzip_ns[i],
+            gunzip_ns: gunzip_ns[i],
+            encode_ns: encode_ns[i],
+            encode_fresh_ns: encode_fresh_ns[i],
+            decode_ns: decode_ns[i],
+            decode_borrowed_ns: codec
+                .decode_borrowed
+                .as_ref()
+                .and_then(|_| borrowed_ns.next()),
+            round_trips_per_sec: 1e9 / (encode_ns[i] + decode_ns[i]),
         })
         .collect();
     Some(FixtureResult {
@@ -70,42 +162,33 @@ pub fn run_fixture(
     })
 }
 
-fn run_codec(codec: &Codec, budget: Budget) -> CodecResult {
-    let bytes = (codec.encode_fresh)();
-    assert!((codec.verify)(&bytes), "{} does not round-trip", codec.name);
-    let gzipped = gzip(&bytes);
-    let mut buffer = Vec::with_capacity(bytes.len());
-    let encode_ns = time_per_iteration(budget, || {
-        buffer.clear();
-        (codec.encode)(&mut buffer);
-    });
-    let encode_fresh_ns = time_per_iteration(budget, || {
-        drop(std::hint::black_box((codec.encode_fresh)()))
-    });
-    let decode_ns = time_per_iteration(budget, || (codec.decode)(&bytes));
-    let decode_borrowed_ns = codec
-        .decode_borrowed
-        .as_ref()
-        .map(|decode| time_per_iteration(budget, || decode(&bytes)));
-    // Compression is not what is compared: a tenth of the budget will do.
-    let light = Budget {
-        iterations: (budget.iterations / 10).max(1),
-        max_time: budget.max_time / 4,
-    };
-    let gzip_ns = time_per_iteration(light, || drop(std::hint::black_box(gzip(&bytes))));
-    let gunzip_ns = time_per_iteration(light, || drop(std::hint::black_box(gunzip(&gzipped))));
-    CodecResult {
-        codec: codec.name,
-        bytes: bytes.len(),
-        gzip_bytes: gzipped.len(),
-        gzip_ns,
-        gunzip_ns,
-        encode_ns,
-        encode_fresh_ns,
-        decode_ns,
-        decode_borrowed_ns,
-        round_trips_per_sec: 1e9 / (encode_ns + decode_ns),
-    }
+/// One boxed operation per codec.
+fn ops<'a>(
+    codecs: &[&'a Codec],
+    op: impl Fn(&'a Codec) -> Box<dyn FnMut() + 'a>,
+) -> Vec<Box<dyn FnMut() + 'a>> {
+    codecs.iter().map(|&codec| op(codec)).collect()
+}
+
+/// One boxed operation per codec, on that codec's bytes.
+fn ops_on<'a>(
+    codecs: &[&'a Codec],
+    bytes: &'a [Vec<u8>],
+    op: impl Fn(&'a Codec, &'a [u8]) -> Box<dyn FnMut() + 'a>,
+) -> Vec<Box<dyn FnMut() + 'a>> {
+    codecs
+        .iter()
+        .zip(bytes)
+        .map(|(&codec, bytes)| op(codec, bytes))
+        .collect()
+}
+
+fn interleaved(budget: Budget, ops: &mut [Box<dyn FnMut() + '_>]) -> Vec<f64> {
+    let mut ops: Vec<&mut dyn FnMut()> = ops
+        .iter_mut()
+        .map(|op| &mut **op as &mut dyn FnMut())
+        .collect();
+    time_interleaved(budget, &mut ops)
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
