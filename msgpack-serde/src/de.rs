@@ -202,6 +202,34 @@ impl<'a, M> Decoder<'a, M> {
         Some(bytes)
     }
 
+    /// The next value, read and counted, if it takes one byte (nil,
+    /// booleans, fixints) and the value limit allows it.
+    #[inline(always)]
+    fn one_byte_value(&mut self) -> Option<u8> {
+        match self.reader.remaining().first() {
+            Some(&byte @ (0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff))
+                if self.values_left > 0 =>
+            {
+                self.reader.take_byte().ok()?;
+                self.values_left -= 1;
+                Some(byte)
+            }
+            _ => None,
+        }
+    }
+
+    /// Skips one value of any size, counted: out of line, for the slow
+    /// path of `deserialize_ignored_any`.
+    #[inline(never)]
+    fn skip_value<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let start = self.begin()?;
+        self.reader
+            .skip()
+            .map_err(Error::from)
+            .and_then(|()| visitor.visit_unit())
+            .map_err(|error| error.at(start))
+    }
+
     /// One value of any type, counted: [`Deserializer::deserialize_any`]
     /// out of line, for the slow paths of the inlined methods.
     #[inline(never)]
@@ -456,13 +484,16 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         result.map_err(|error| error.at(start))
     }
 
-    #[inline]
+    /// nil as `None`, anything else as `Some`. Inlined: every optional
+    /// field, and every field of a tag-indexed array, comes through here.
+    #[inline(always)]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.reader.peek_byte() == Ok(0xc0) {
-            one_value!(self, |_start| {
-                self.reader.take_byte()?;
-                visitor.visit_none()
-            })
+        if self.reader.remaining().first() == Some(&0xc0) {
+            let start = self.begin()?;
+            self.reader.take_byte()?;
+            visitor
+                .visit_none::<Error>()
+                .map_err(|error| error.at(start))
         } else {
             visitor.visit_some(self)
         }
@@ -600,19 +631,17 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         })
     }
 
-    /// Skips the value; a one-byte value (the nil of a gap in a
-    /// tag-indexed array, most often) without the general `skip`.
-    #[inline]
+    /// Skips the value: a one-byte value (the nil of a gap in a
+    /// tag-indexed array, most often) inline, anything else out of line.
+    #[inline(always)]
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        one_value!(self, |_start| {
-            match self.reader.peek_byte()? {
-                0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff => {
-                    self.reader.take_byte()?;
-                }
-                _ => self.reader.skip()?,
-            }
-            visitor.visit_unit()
-        })
+        let start = self.reader.position();
+        if self.one_byte_value().is_some() {
+            return visitor
+                .visit_unit::<Error>()
+                .map_err(|error| error.at(start));
+        }
+        self.skip_value(visitor)
     }
 
     fn is_human_readable(&self) -> bool {

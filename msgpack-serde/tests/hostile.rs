@@ -265,6 +265,21 @@ fn max_values() {
         Limits::default().max_values(1),
         "more values than the limit of 1 at offset 1",
     );
+    // nil read as `None` counts, and so does a value skipped as unknown.
+    limit_error::<Vec<Option<u8>>>(
+        &[0x92, 0xc0, 0xc0],
+        Limits::default().max_values(2),
+        "more values than the limit of 2 at offset 2",
+    );
+    let unknown = [
+        0x83, 0xa1, b'a', 0x01, 0xa1, b'z', 0x02, 0xa1, b'b', 0xa1, b'x',
+    ];
+    limit_ok::<Ab>(&unknown, Limits::default().max_values(7));
+    limit_error::<Ab>(
+        &unknown,
+        Limits::default().max_values(4),
+        "more values than the limit of 4 at offset 6",
+    );
     // Many small values in one huge array.
     let mut many = vec![0xdc, 0xff, 0xff];
     many.extend([0x00; 0xffff]);
