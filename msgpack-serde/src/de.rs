@@ -136,6 +136,7 @@ impl<'a, M> Decoder<'a, M> {
 
 impl<'a, M> Decoder<'a, M> {
     /// Visits an array of `len` elements, checking the visitor took them all.
+    #[inline]
     fn visit_array<'de, V: Visitor<'de>>(
         &mut self,
         start: usize,
@@ -162,6 +163,7 @@ impl<'a, M> Decoder<'a, M> {
     }
 
     /// Visits a map of `len` pairs, checking the visitor took them all.
+    #[inline]
     fn visit_map<'de, V: Visitor<'de>>(
         &mut self,
         start: usize,
