@@ -547,6 +547,22 @@ where
     }
 }
 
+/// Writes a struct's field name. Inlined into the struct's `Serialize`,
+/// where the name is a constant: the header folds to one byte.
+#[inline(always)]
+fn write_field_name<W: Write>(out: &mut W, name: &'static str) -> Result<()>
+where
+    Error: From<W::Error>,
+{
+    if name.len() <= 31 {
+        out.write_u8(0xa0 | name.len() as u8)?;
+        out.write_all(name.as_bytes())?;
+    } else {
+        encode::write_str(out, name)?;
+    }
+    Ok(())
+}
+
 macro_rules! struct_like {
     ($($trait:ident),*) => {$(
         impl<W: Write> ser::$trait for Compound<'_, W>
@@ -560,7 +576,7 @@ macro_rules! struct_like {
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
                 // Structs know their length: never buffered.
                 if self.ser.config.structs_as_maps_enabled() {
-                    encode::write_str(&mut self.ser.out, key)?;
+                    write_field_name(&mut self.ser.out, key)?;
                 }
                 value.serialize(&mut *self.ser)
             }

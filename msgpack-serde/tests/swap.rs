@@ -303,6 +303,23 @@ fn rename_and_rename_all() {
 }
 
 #[test]
+fn field_names_at_the_fixstr_boundary() {
+    // 31 bytes is the longest fixstr; 32 needs str 8.
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Long {
+        a_field_name_of_thirty_one_byte: u8,
+        a_field_name_of_thirty_two_bytes: u8,
+    }
+    let bytes = named(&Long {
+        a_field_name_of_thirty_one_byte: 1,
+        a_field_name_of_thirty_two_bytes: 2,
+    });
+    assert_eq!(bytes[..2], [0x82, 0xbf]);
+    assert_eq!(bytes[33..36], [0x01, 0xd9, 32]);
+    assert_eq!(bytes.len(), 1 + 32 + 1 + 34 + 1);
+}
+
+#[test]
 fn default_fills_missing_fields() {
     let bytes =
         msgpack_serde::to_vec(&msgpack_serde::msgpack!({"name": "Grace", "active": true})).unwrap();
