@@ -129,9 +129,12 @@ pub fn array_writer<'u, Ser: Serializer>(
 ) -> Result<ArrayWriter<'u, Ser::SerializeSeq>, Ser::Error> {
     let unknown = unknown.filter(|fields| !fields.is_empty());
     let last_unknown = unknown.and_then(UnknownFields::last_tag);
-    let len = last_present.max(last_unknown).map_or(0, |tag| tag + 1);
-    let size =
-        usize::try_from(len).map_err(|_| serde::ser::Error::custom("array field tag too large"))?;
+    let too_large = || serde::ser::Error::custom("array field tag too large");
+    let len = match last_present.max(last_unknown) {
+        Some(tag) => tag.checked_add(1).ok_or_else(too_large)?,
+        None => 0,
+    };
+    let size = usize::try_from(len).map_err(|_| too_large())?;
     Ok(ArrayWriter {
         seq: serializer.serialize_seq(Some(size))?,
         next: 0,

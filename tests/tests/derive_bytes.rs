@@ -228,3 +228,63 @@ fn a_repeated_unknown_tag_is_an_error_like_a_repeated_known_one() {
     let error = msgpack_serde::from_slice::<Relay>(&bytes).unwrap_err();
     assert_eq!(error.to_string(), "duplicate field with tag 5 at offset 0");
 }
+
+/// Structs with nothing on the wire, and the largest tag.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Nothing {}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct OnlyUnknown {
+    #[msgpack(unknown)]
+    unknown: UnknownFields,
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct LargestTag {
+    #[msgpack(tag = 18446744073709551615)]
+    last: bool,
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+#[msgpack(array)]
+struct LargestTagArray {
+    #[msgpack(tag = 18446744073709551615)]
+    last: bool,
+}
+
+#[test]
+fn empty_structs_and_the_largest_tag() {
+    check(&Nothing {}, &[0x80]);
+    assert_eq!(
+        msgpack_serde::from_slice::<Nothing>(&[0x81, 0x01, 0x02]).unwrap(),
+        Nothing {}
+    );
+    assert_eq!(
+        msgpack_serde::from_slice::<Nothing>(&[0x92, 0x01, 0x02]).unwrap(),
+        Nothing {}
+    );
+    let relayed: OnlyUnknown = msgpack_serde::from_slice(&[0x81, 0x05, 0xc3]).unwrap();
+    assert_eq!(relayed.unknown.len(), 1);
+    assert_eq!(msgpack_serde::to_vec(&relayed).unwrap(), [0x81, 0x05, 0xc3]);
+    check(
+        &LargestTag { last: true },
+        &[
+            0x81, 0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xc3,
+        ],
+    );
+    // As a position, the largest tag asks for an array longer than u64.
+    let error = msgpack_serde::to_vec(&LargestTagArray { last: true }).unwrap_err();
+    assert_eq!(error.to_string(), "array field tag too large");
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+enum Never {}
+
+#[test]
+fn an_enum_without_variants_reads_nothing() {
+    let error = msgpack_serde::from_slice::<Never>(&[0x01]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "unknown variant tag 1 of enum Never at offset 0"
+    );
+}

@@ -81,8 +81,8 @@ fn main() -> ExitCode {
     };
     let mut results = Vec::new();
     for name in &names {
-        let result = run::run_fixture(name, budget, &args.codec, |codec| {
-            eprint!("\r\x1b[2K{name}: {codec}");
+        let result = run::run_fixture(name, budget, &args.codec, |operation| {
+            eprint!("\r\x1b[2K{name}: {operation}");
             let _ = std::io::stderr().flush();
         });
         eprint!("\r\x1b[2K");

@@ -79,7 +79,7 @@ fn key_index(private: &TokenStream, tags: &[u64], names: &[&str]) -> TokenStream
     quote! {{
         // Two fields may share a name (`rename`): the first one wins.
         #[allow(unreachable_patterns)]
-        let __index = match &__key {
+        let __index: #private::Option<usize> = match &__key {
             #private::FieldKey::Tag(__tag) => match *__tag {
                 #(#tags => #private::Some(#positions),)*
                 _ => #private::None,
@@ -217,10 +217,11 @@ fn fields_visitor(
         (false, Some(to)) => quote!(for _ in #from..#to { #unknown_seq }),
         (false, None) => quote!(loop { #unknown_seq }),
     };
-    let mut next = 0u64;
+    // The position after the last field read; `None` past `u64::MAX`.
+    let mut next = Some(0u64);
     for ((&tag, slot), read) in by_tag {
-        if tag > next {
-            read_positions.push(read_gap(next, Some(tag)));
+        if let Some(from) = next.filter(|&from| tag > from) {
+            read_positions.push(read_gap(from, Some(tag)));
         }
         read_positions.push(quote! {
             match #read {
@@ -228,9 +229,11 @@ fn fields_visitor(
                 #private::Some(__value) => #slot = __value,
             }
         });
-        next = tag + 1;
+        next = tag.checked_add(1);
     }
-    read_positions.push(read_gap(next, None));
+    if let Some(from) = next {
+        read_positions.push(read_gap(from, None));
+    }
     let position_decl = unknown_field.map(|_| quote!(let mut __position: u64;));
 
     let finish = fields.iter().enumerate().map(|(i, field)| {
@@ -431,6 +434,10 @@ fn read_enum(
         None => quote!(_ => return #private::Err(#private::unknown_variant(&__key, #enum_name)),),
     };
     let expecting = format!("enum {enum_name}");
+    // Without variants every arm returns: what follows the match is dead.
+    let allow_dead = variants
+        .is_empty()
+        .then(|| quote!(#[allow(unreachable_code)]));
 
     quote! {
         #(#variant_visitors)*
@@ -470,6 +477,7 @@ fn read_enum(
                 Self::unit(#private::FieldKey::Name(__name.into()))
             }
 
+            #allow_dead
             fn visit_map<__A>(self, mut __map: __A) -> #private::Result<Self::Value, __A::Error>
             where
                 __A: #private::serde::de::MapAccess<'de>,

@@ -266,6 +266,10 @@ fn write_enum(
         }
     });
     let arms: Vec<_> = arms.collect();
+    if arms.is_empty() {
+        // No value of an enum without variants exists.
+        return quote!(match *self {});
+    }
     quote! {
         #(#wrappers)*
         let __map_human_readable = __serializer.is_human_readable();
