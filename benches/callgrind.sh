@@ -3,6 +3,7 @@
 # machine, where times are not. Prints a markdown table.
 #
 #   bash benches/callgrind.sh [fixture ...]
+#   CODEC="msgpack-serde named" bash benches/callgrind.sh   # one codec
 #
 # Needs valgrind. Each count is (run with N iterations - run with 0) / N,
 # so fixture setup is not counted.
@@ -25,6 +26,7 @@ echo "|---|---|--:|--:|"
 for fixture in "${fixtures[@]}"; do
   case $fixture in document|api_profile) n=2000 ;; *) n=5 ;; esac
   for codec in "${codecs[@]}"; do
+    [ -z "${CODEC:-}" ] || [ "$codec" = "$CODEC" ] || continue
     row="| $fixture | $codec"
     for op in encode decode; do
       base=$(count "$fixture" "$codec" "$op" 0)

@@ -94,7 +94,9 @@ impl Limits {
     }
 
     /// Sets how many values may be decoded, counting each container and
-    /// each element, key and value inside it.
+    /// each element, key and value inside it. A container's elements are
+    /// counted when its header is read: the error names the header's
+    /// offset, and nothing inside is decoded first.
     ///
     /// ```
     /// use msgpack_core::{Limits, Reader, Value};
@@ -102,7 +104,7 @@ impl Limits {
     /// let input = [0x92, 0x01, 0x02]; // [1, 2]: three values
     /// let mut reader = Reader::with_limits(&input, Limits::new().max_values(2)).unwrap();
     /// let error = Value::decode(&mut reader).unwrap_err();
-    /// assert_eq!(error.to_string(), "more values than the limit of 2 at offset 2");
+    /// assert_eq!(error.to_string(), "more values than the limit of 2 at offset 0");
     /// ```
     #[must_use]
     pub const fn max_values(mut self, values: usize) -> Limits {

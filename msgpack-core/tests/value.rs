@@ -448,26 +448,28 @@ fn value_limit() {
     let kind = ErrorKind::ValueLimitExceeded { limit: 3 };
     check_accepted(&[0x92, 0x01, 0x02], limits); // [1, 2]: 3 values
     check_accepted(&[0x81, 0x01, 0x02], limits); // {1: 2}: 3 values
+                                                 // A container's elements count when its header is read: the error
+                                                 // names the header that passes the limit.
     check_rejected(
         &[0x93, 0x01, 0x02, 0x03],
         limits,
         kind,
-        3,
-        "more values than the limit of 3 at offset 3",
+        0,
+        "more values than the limit of 3 at offset 0",
     );
     check_rejected(
         &[0x91, 0x91, 0x91, 0x01],
         limits,
         kind,
-        3,
-        "more values than the limit of 3 at offset 3",
+        2,
+        "more values than the limit of 3 at offset 2",
     );
     check_rejected(
         &[0x81, 0xa1, b'k', 0x92, 0x01, 0x02], // {"k": [1, 2]}
         limits,
         kind,
-        4,
-        "more values than the limit of 3 at offset 4",
+        3,
+        "more values than the limit of 3 at offset 3",
     );
     check_accepted(&[0xc0], Limits::default().max_values(1));
     check_rejected(

@@ -54,7 +54,8 @@ pub(crate) struct Decoder<'a, M> {
     reader: Reader<'a>,
     /// How many more containers may open inside the current one.
     depth_left: usize,
-    /// How many more values may be read.
+    /// How many more values may be read. Containers take their elements'
+    /// share when they open, so single values need no count of their own.
     values_left: usize,
     /// Elements that open containers still owe, across all of them. Each
     /// takes at least one byte, so this never exceeds the remaining input:
@@ -66,21 +67,26 @@ pub(crate) struct Decoder<'a, M> {
 
 impl<'a, M> Decoder<'a, M> {
     pub(crate) fn new(input: &'a [u8], limits: Limits) -> Result<Self> {
+        Decoder::starting_at(input, 0, limits)
+    }
+
+    /// A decoder over `input` for one value at offset `pos`.
+    pub(crate) fn starting_at(input: &'a [u8], pos: usize, limits: Limits) -> Result<Self> {
+        let mut reader = Reader::with_limits(input, limits)?;
+        reader.take(pos)?;
+        // The value itself counts.
+        let Some(values_left) = limits.values().checked_sub(1) else {
+            let limit = limits.values();
+            return Err(Error::wire(ErrorKind::ValueLimitExceeded { limit }, pos));
+        };
         Ok(Decoder {
-            reader: Reader::with_limits(input, limits)?,
+            reader,
             depth_left: limits.depth(),
-            values_left: limits.values(),
+            values_left,
             owed: 0,
             limits,
             mode: PhantomData,
         })
-    }
-
-    /// A decoder over `input` that starts at offset `pos`.
-    pub(crate) fn starting_at(input: &'a [u8], pos: usize, limits: Limits) -> Result<Self> {
-        let mut decoder = Decoder::new(input, limits)?;
-        decoder.reader.take(pos)?;
-        Ok(decoder)
     }
 
     pub(crate) fn position(&self) -> usize {
@@ -92,31 +98,34 @@ impl<'a, M> Decoder<'a, M> {
         Ok(self.reader.finish()?)
     }
 
-    /// Counts one more value against the limit; returns its offset.
-    #[inline]
-    fn begin(&mut self) -> Result<usize> {
-        let start = self.reader.position();
-        if self.values_left == 0 {
-            let limit = self.limits.values();
-            return Err(Error::wire(ErrorKind::ValueLimitExceeded { limit }, start));
-        }
-        self.values_left -= 1;
-        Ok(start)
+    /// The offset of the value about to be read.
+    #[inline(always)]
+    fn begin(&self) -> usize {
+        self.reader.position()
     }
 
     /// Opens a container of `len` elements of `width` values each, at
-    /// `start`: checks depth, and that the rest of the input could hold it.
+    /// `start`: checks depth, that the rest of the input could hold it,
+    /// and takes its values from the value limit.
     #[inline]
     fn open(&mut self, start: usize, len: u32, width: u64) -> Result<()> {
         if self.depth_left == 0 {
             let limit = self.limits.depth();
             return Err(Error::wire(ErrorKind::DepthLimitExceeded { limit }, start));
         }
-        let owed = self.owed + len as u64 * width;
+        let values = len as u64 * width;
+        let owed = self.owed + values;
         if owed > self.reader.remaining_len() as u64 {
             let end = self.reader.input().len();
             return Err(Error::wire(ErrorKind::UnexpectedEof, end));
         }
+        // Below the remaining input length, so it fits in a usize.
+        let values = values as usize;
+        if values > self.values_left {
+            let limit = self.limits.values();
+            return Err(Error::wire(ErrorKind::ValueLimitExceeded { limit }, start));
+        }
+        self.values_left -= values;
         self.owed = owed;
         self.depth_left -= 1;
         Ok(())
@@ -189,42 +198,36 @@ impl<'a, M> Decoder<'a, M> {
         Ok(value)
     }
 
-    /// The `N` bytes after `marker`, when `marker` is the next byte, the
-    /// input holds them and the value limit allows one more value: the
-    /// value is then read and counted. `None` (reading nothing) otherwise.
+    /// The `N` bytes after `marker`, read, when `marker` is the next byte
+    /// and the input holds them; `None` (reading nothing) otherwise.
     #[inline(always)]
     fn fixed_width<const N: usize>(&mut self, marker: u8) -> Option<[u8; N]> {
         let rest = self.reader.remaining();
-        if self.values_left == 0 || rest.len() <= N || rest[0] != marker {
+        if rest.len() <= N || rest[0] != marker {
             return None;
         }
         self.reader.take_byte().ok()?;
-        let bytes = self.reader.take_array().ok()?;
-        self.values_left -= 1;
-        Some(bytes)
+        self.reader.take_array().ok()
     }
 
-    /// The next value, read and counted, if it takes one byte (nil,
-    /// booleans, fixints) and the value limit allows it.
+    /// The next value, read, if it takes one byte (nil, booleans,
+    /// fixints).
     #[inline(always)]
     fn one_byte_value(&mut self) -> Option<u8> {
         match self.reader.remaining().first() {
-            Some(&byte @ (0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff))
-                if self.values_left > 0 =>
-            {
+            Some(&byte @ (0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff)) => {
                 self.reader.take_byte().ok()?;
-                self.values_left -= 1;
                 Some(byte)
             }
             _ => None,
         }
     }
 
-    /// Skips one value of any size, counted: out of line, for the slow
-    /// path of `deserialize_ignored_any`.
+    /// Skips one value of any size: out of line, for the slow path of
+    /// `deserialize_ignored_any`.
     #[inline(never)]
     fn skip_value<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let start = self.begin()?;
+        let start = self.begin();
         self.reader
             .skip()
             .map_err(Error::from)
@@ -232,14 +235,14 @@ impl<'a, M> Decoder<'a, M> {
             .map_err(|error| error.at(start))
     }
 
-    /// One value of any type, counted: [`Deserializer::deserialize_any`]
-    /// out of line, for the slow paths of the inlined methods.
+    /// One value of any type: [`Deserializer::deserialize_any`] out of
+    /// line, for the slow paths of the inlined methods.
     #[inline(never)]
     fn any_value<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
     where
         M: Strings<'a, 'de>,
     {
-        let start = self.begin()?;
+        let start = self.begin();
         self.any(start, visitor).map_err(|error| error.at(start))
     }
 
@@ -394,12 +397,12 @@ fn visit_signed<'de, V: Visitor<'de>>(visitor: V, n: i64) -> Result<V::Value> {
     }
 }
 
-/// Runs `body` as the decoding of one value: counts it, and gives errors
-/// without an offset the value's offset. The body runs in a closure, so
-/// an early `return` or `?` in it still gets the offset.
+/// Runs `body` as the decoding of one value: gives errors without an
+/// offset the value's offset. The body runs in a closure, so an early
+/// `return` or `?` in it still gets the offset.
 macro_rules! one_value {
     ($self:ident, |$start:ident| $body:expr) => {{
-        let $start = $self.begin()?;
+        let $start = $self.begin();
         #[allow(clippy::redundant_closure_call)]
         let result: Result<_> = (|| $body)();
         result.map_err(|error| error.at($start))
@@ -412,7 +415,7 @@ macro_rules! scalars {
     ($($method:ident)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let start = self.begin()?;
+            let start = self.begin();
             let byte = self.reader.peek_byte()?;
             let result = if is_scalar(byte) {
                 self.scalar(byte, visitor)
@@ -449,7 +452,7 @@ macro_rules! strings {
     ($($method:ident)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let start = self.begin()?;
+            let start = self.begin();
             let byte = self.reader.peek_byte()?;
             let result = if (0xa0..=0xbf).contains(&byte) {
                 self.reader.take_byte()?;
@@ -470,7 +473,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     /// A fixmap or fixarray straight to the visitor (structs, derived or
     /// not, come through here), everything else through `any`.
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.begin()?;
+        let start = self.begin();
         let byte = self.reader.peek_byte()?;
         let result = match byte {
             0x80..=0x8f => {
@@ -491,7 +494,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     #[inline(always)]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.reader.remaining().first() == Some(&0xc0) {
-            let start = self.begin()?;
+            let start = self.begin();
             self.reader.take_byte()?;
             visitor
                 .visit_none::<Error>()
@@ -669,7 +672,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     /// inlined: derived structs read every key through here.
     #[inline(always)]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.begin()?;
+        let start = self.begin();
         let byte = self.reader.peek_byte()?;
         let result = match byte {
             0x00..=0x7f => {
@@ -1090,7 +1093,8 @@ impl<R> Deserializer<R> {
     /// let bytes = msgpack_serde::to_vec(&[1, 2, 3]).unwrap(); // four values: the array and three
     /// let mut de = Deserializer::from_slice(&bytes).with_limits(Limits::default().max_values(3));
     /// let error = Value::deserialize(&mut de).unwrap_err();
-    /// assert_eq!(error.to_string(), "more values than the limit of 3 at offset 3");
+    /// // Refused at the array's header, before its elements are read.
+    /// assert_eq!(error.to_string(), "more values than the limit of 3 at offset 0");
     /// ```
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {

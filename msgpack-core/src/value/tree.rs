@@ -128,17 +128,21 @@ impl<'a, T: Build<'a>> Builder<T> {
 pub(crate) fn decode<'a, T: Build<'a>>(reader: &mut Reader<'a>) -> Result<T, Error> {
     let limits = reader.limits();
     let mut builder = Builder::new();
-    let mut values: usize = 0;
+    // Values counted against the limit: this one, and the elements of each
+    // container, all counted when its header is read.
+    let mut values: usize = 1;
+    if values > limits.values() {
+        let limit = limits.values();
+        return Err(Error::new(
+            ErrorKind::ValueLimitExceeded { limit },
+            reader.position(),
+        ));
+    }
     // Values still to read, this one included, across all open containers.
     let mut owed: u64 = 1;
     loop {
         let start = reader.position();
         owed -= 1;
-        values += 1;
-        if values > limits.values() {
-            let limit = limits.values();
-            return Err(Error::new(ErrorKind::ValueLimitExceeded { limit }, start));
-        }
         let finished = match reader.read_token()? {
             token @ (Token::Array(len) | Token::Map(len)) => {
                 if builder.depth() >= limits.depth() {
@@ -151,9 +155,16 @@ pub(crate) fn decode<'a, T: Build<'a>>(reader: &mut Reader<'a>) -> Result<T, Err
                 // containers still owe, fail now, before any allocation.
                 // (Checking this container alone lets nested headers each
                 // reserve the whole remaining input, depth times over.)
-                owed += (len as u64) << (is_map as u32);
+                let claimed = (len as u64) << (is_map as u32);
+                owed += claimed;
                 if owed > reader.remaining_len() as u64 {
                     return Err(Error::new(ErrorKind::UnexpectedEof, reader.input().len()));
+                }
+                // Within the input's length, so within a usize.
+                values += claimed as usize;
+                if values > limits.values() {
+                    let limit = limits.values();
+                    return Err(Error::new(ErrorKind::ValueLimitExceeded { limit }, start));
                 }
                 builder.start(len as usize, is_map)
             }
