@@ -64,6 +64,7 @@ impl<'a> Reader<'a> {
     /// let error = Reader::with_limits(&input, Limits::new().max_bytes(2)).unwrap_err();
     /// assert_eq!(error.to_string(), "input exceeds the size limit of 2 bytes at offset 2");
     /// ```
+    #[inline]
     pub fn with_limits(input: &'a [u8], limits: Limits) -> Result<Reader<'a>, Error> {
         if input.len() > limits.bytes() {
             let limit = limits.bytes();
@@ -171,6 +172,7 @@ impl<'a> Reader<'a> {
     /// let error = reader.finish().unwrap_err();
     /// assert_eq!(error.to_string(), "trailing bytes after the value at offset 1");
     /// ```
+    #[inline]
     pub fn finish(&self) -> Result<(), Error> {
         if self.is_empty() {
             Ok(())

@@ -61,7 +61,6 @@ pub(crate) struct Decoder<'a, M> {
     /// takes at least one byte, so this never exceeds the remaining input:
     /// nested headers cannot each claim the whole rest of it.
     owed: u64,
-    limits: Limits,
     mode: PhantomData<M>,
 }
 
@@ -84,7 +83,6 @@ impl<'a, M> Decoder<'a, M> {
             depth_left: limits.depth(),
             values_left,
             owed: 0,
-            limits,
             mode: PhantomData,
         })
     }
@@ -110,7 +108,7 @@ impl<'a, M> Decoder<'a, M> {
     #[inline]
     fn open(&mut self, start: usize, len: u32, width: u64) -> Result<()> {
         if self.depth_left == 0 {
-            let limit = self.limits.depth();
+            let limit = self.reader.limits().depth();
             return Err(Error::wire(ErrorKind::DepthLimitExceeded { limit }, start));
         }
         let values = len as u64 * width;
@@ -122,7 +120,7 @@ impl<'a, M> Decoder<'a, M> {
         // Below the remaining input length, so it fits in a usize.
         let values = values as usize;
         if values > self.values_left {
-            let limit = self.limits.values();
+            let limit = self.reader.limits().values();
             return Err(Error::wire(ErrorKind::ValueLimitExceeded { limit }, start));
         }
         self.values_left -= values;
