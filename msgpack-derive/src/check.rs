@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use proc_macro2::Span;
+use syn::spanned::Spanned;
 
 use crate::attr::{Container, Data, Field, Style, Variant};
 use crate::ctxt::Ctxt;
@@ -12,18 +13,27 @@ pub fn check(cx: &Ctxt, cont: &Container<'_>) {
     match &cont.data {
         Data::Struct(_, fields) => {
             check_field_tags(cx, &cont.attrs.reserved, fields);
+            check_field_names(cx, fields);
             check_one_unknown(cx, fields);
             check_unknown_alone(cx, fields);
         }
         Data::Enum(variants) => {
             check_array_on_enum(cx, cont);
             check_variant_tags(cx, &cont.attrs.reserved, variants);
+            check_unique_names(
+                cx,
+                "variant",
+                variants
+                    .iter()
+                    .map(|v| (v.name.as_str(), v.ident.to_string(), v.ident.span())),
+            );
             check_one_other(cx, variants);
             check_other_is_unit(cx, variants);
             for variant in variants {
                 // An enum's reserved numbers are variant numbers: the
                 // fields of a struct variant are numbered apart.
                 check_field_tags(cx, &[], &variant.fields);
+                check_field_names(cx, &variant.fields);
                 match variant.style {
                     Style::Tuple => check_tuple_variant_fields_plain(cx, variant),
                     _ => check_no_unknown_in_variant(cx, &variant.fields),
@@ -54,6 +64,50 @@ fn check_field_tags(cx: &Ctxt, reserved: &[(u64, u64)], fields: &[Field<'_>]) {
         };
         check_not_reserved(cx, reserved, tag, span);
         check_unique_tag(cx, &mut first_use, "field", &field.name, tag, span);
+    }
+}
+
+/// No two written fields share a name (after `rename` / `rename_all`):
+/// human-readable formats key fields by name.
+fn check_field_names(cx: &Ctxt, fields: &[Field<'_>]) {
+    let named = fields.iter().filter(|f| f.is_wire()).map(|f| {
+        let span = match &f.original.ident {
+            Some(ident) => ident.span(),
+            None => f.original.ty.span(),
+        };
+        let code_name = match &f.member {
+            syn::Member::Named(ident) => ident.to_string(),
+            syn::Member::Unnamed(index) => index.index.to_string(),
+        };
+        (f.name.as_str(), code_name, span)
+    });
+    check_unique_names(cx, "field", named);
+}
+
+/// Reports each name of `named` (name, what the code calls it, span)
+/// used a second time, at both places.
+fn check_unique_names<'n>(
+    cx: &Ctxt,
+    what: &str,
+    named: impl Iterator<Item = (&'n str, String, Span)>,
+) {
+    let mut first_use: HashMap<&str, (String, Span)> = HashMap::new();
+    for (name, code_name, span) in named {
+        match first_use.get(name) {
+            Some((first, first_span)) => {
+                let message = format!(
+                    "duplicate name `{name}`: {what} `{first}` already has it (human-readable formats key by name)"
+                );
+                cx.syn_error(syn::Error::new(span, message));
+                cx.syn_error(syn::Error::new(
+                    *first_span,
+                    format!("name `{name}` first used here"),
+                ));
+            }
+            None => {
+                first_use.insert(name, (code_name, span));
+            }
+        }
     }
 }
 
