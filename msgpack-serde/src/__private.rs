@@ -89,8 +89,10 @@ impl<M: SerializeMap> MapWriter<M> {
         }
     }
 
-    /// Writes back the fields this version did not know.
-    pub fn unknown(&mut self, fields: &UnknownFields) -> Result<(), M::Error> {
+    /// Writes back the fields this version did not know; `known` are the
+    /// tags of the fields it does know, which none of them may have.
+    pub fn unknown(&mut self, fields: &UnknownFields, known: &[u64]) -> Result<(), M::Error> {
+        check_unknown_tags(fields, known)?;
         fields
             .iter()
             .try_for_each(|(tag, value)| self.map.serialize_entry(&tag, value))
@@ -99,6 +101,22 @@ impl<M: SerializeMap> MapWriter<M> {
     #[inline(always)]
     pub fn end(self) -> Result<M::Ok, M::Error> {
         self.map.end()
+    }
+}
+
+/// Refuses unknown fields that carry a known field's tag (only
+/// [`UnknownFields::insert`] can put one there): written back, it would
+/// repeat a key, or be lost in a tag-indexed array.
+#[cold]
+fn check_unknown_tags<E: serde::ser::Error>(
+    fields: &UnknownFields,
+    known: &[u64],
+) -> Result<(), E> {
+    match known.iter().find(|&&tag| fields.contains(tag)) {
+        Some(tag) => Err(E::custom(format_args!(
+            "unknown field with tag {tag}, the tag of a known field"
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -125,9 +143,15 @@ pub struct ArrayWriter<'u, S> {
 pub fn array_writer<'u, Ser: Serializer>(
     serializer: Ser,
     last_present: Option<u64>,
-    unknown: Option<&'u UnknownFields>,
+    unknown: Option<(&'u UnknownFields, &[u64])>,
 ) -> Result<ArrayWriter<'u, Ser::SerializeSeq>, Ser::Error> {
-    let unknown = unknown.filter(|fields| !fields.is_empty());
+    let unknown = match unknown {
+        Some((fields, known)) if !fields.is_empty() => {
+            check_unknown_tags(fields, known)?;
+            Some(fields)
+        }
+        _ => None,
+    };
     let last_unknown = unknown.and_then(UnknownFields::last_tag);
     let too_large = || serde::ser::Error::custom("array field tag too large");
     let len = match last_present.max(last_unknown) {

@@ -91,7 +91,9 @@ impl UnknownFields {
         self.fields.get(&tag)
     }
 
-    /// Adds or replaces the value of `tag`.
+    /// Adds or replaces the value of `tag`. A tag that the type holding
+    /// these fields knows makes serializing that type fail: the field
+    /// would be written twice.
     ///
     /// ```
     /// use msgpack_serde::{msgpack, UnknownFields};

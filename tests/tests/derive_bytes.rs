@@ -288,3 +288,44 @@ fn an_enum_without_variants_reads_nothing() {
         "unknown variant tag 1 of enum Never at offset 0"
     );
 }
+
+#[derive(MsgPack, Debug, PartialEq)]
+#[msgpack(array)]
+struct ArrayWithUnknown {
+    #[msgpack(tag = 0)]
+    id: u8,
+    #[msgpack(unknown)]
+    unknown: UnknownFields,
+}
+
+#[test]
+fn an_unknown_field_with_a_known_tag_is_refused_when_written() {
+    // Only `UnknownFields::insert` can make one; decoding never does.
+    let mut unknown = UnknownFields::new();
+    unknown.insert(0, msgpack_serde::Value::from(7));
+    // Without a known field, tag 0 is free.
+    let free = OnlyUnknown {
+        unknown: unknown.clone(),
+    };
+    assert_eq!(msgpack_serde::to_vec(&free).unwrap(), [0x81, 0x00, 0x07]);
+    let error = msgpack_serde::to_vec(&ArrayWithUnknown { id: 1, unknown }).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "unknown field with tag 0, the tag of a known field"
+    );
+    let mut unknown = UnknownFields::new();
+    unknown.insert(1, msgpack_serde::Value::from(7));
+    let error = msgpack_serde::to_vec(&MapWithUnknown { id: 1, unknown }).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "unknown field with tag 1, the tag of a known field"
+    );
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct MapWithUnknown {
+    #[msgpack(tag = 1)]
+    id: u64,
+    #[msgpack(unknown)]
+    unknown: UnknownFields,
+}

@@ -90,8 +90,9 @@ fn write_fields(
                 __writer.field(#tag, if #present { #krate::__private::Some(#value) } else { #krate::__private::None })?;
             }
         });
+        let known = wire.iter().map(|(field, _, _)| field.tag());
         let unknown_arg = match &unknown {
-            Some(value) => quote!(#krate::__private::Some(#value)),
+            Some(value) => quote!(#krate::__private::Some((#value, &[#(#known),*][..]))),
             None => quote!(#krate::__private::None),
         };
         let map = write_map(krate, &wire, &unknown);
@@ -152,8 +153,12 @@ fn write_map(
         let name = &field.name;
         quote!(if #present { __writer.field(#tag, #name, #value)?; })
     });
+    let known = wire.iter().map(|(field, _, _)| field.tag());
     let (unknown_len, unknown_write) = match unknown {
-        Some(value) => (quote!(+ (#value).len()), quote!(__writer.unknown(#value)?;)),
+        Some(value) => (
+            quote!(+ (#value).len()),
+            quote!(__writer.unknown(#value, &[#(#known),*])?;),
+        ),
         None => (quote!(), quote!()),
     };
     quote! {
