@@ -2,6 +2,7 @@
 //! checking goes on so the user sees them all.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -91,23 +92,14 @@ fn check_unique_names<'n>(
     what: &str,
     named: impl Iterator<Item = (&'n str, String, Span)>,
 ) {
-    let mut first_use: HashMap<&str, (String, Span)> = HashMap::new();
+    let mut first_use = HashMap::new();
     for (name, code_name, span) in named {
-        match first_use.get(name) {
-            Some((first, first_span)) => {
-                let message = format!(
-                    "duplicate name `{name}`: {what} `{first}` already has it (human-readable formats key by name)"
-                );
-                cx.syn_error(syn::Error::new(span, message));
-                cx.syn_error(syn::Error::new(
-                    *first_span,
-                    format!("name `{name}` first used here"),
-                ));
-            }
-            None => {
-                first_use.insert(name, (code_name, span));
-            }
-        }
+        record_use(cx, &mut first_use, name, code_name, span, |first| {
+            (
+                format!("duplicate name `{name}`: {what} `{first}` already has it (human-readable formats key by name)"),
+                format!("name `{name}` first used here"),
+            )
+        });
     }
 }
 
@@ -243,17 +235,33 @@ fn check_unique_tag(
     tag: u64,
     span: Span,
 ) {
-    match first_use.get(&tag) {
+    record_use(cx, first_use, tag, name.to_string(), span, |first| {
+        (
+            format!("duplicate tag {tag}: {what} `{first}` already uses it"),
+            format!("tag {tag} first used here"),
+        )
+    });
+}
+
+/// Records that `user` (at `span`) uses `key`, or, when another did
+/// first, reports both places with the messages `messages(first user)`
+/// gives: one for the second use, one for the first.
+fn record_use<K: Eq + Hash>(
+    cx: &Ctxt,
+    first_use: &mut HashMap<K, (String, Span)>,
+    key: K,
+    user: String,
+    span: Span,
+    messages: impl FnOnce(&str) -> (String, String),
+) {
+    match first_use.get(&key) {
         Some((first, first_span)) => {
-            let message = format!("duplicate tag {tag}: {what} `{first}` already uses it");
-            cx.syn_error(syn::Error::new(span, message));
-            cx.syn_error(syn::Error::new(
-                *first_span,
-                format!("tag {tag} first used here"),
-            ));
+            let (duplicate, first_here) = messages(first);
+            cx.syn_error(syn::Error::new(span, duplicate));
+            cx.syn_error(syn::Error::new(*first_span, first_here));
         }
         None => {
-            first_use.insert(tag, (name.to_string(), span));
+            first_use.insert(key, (user, span));
         }
     }
 }

@@ -107,13 +107,14 @@ impl<M: SerializeMap> MapWriter<M> {
 /// Refuses unknown fields that carry a known field's tag (only
 /// [`UnknownFields::insert`] can put one there): written back, it would
 /// repeat a key, or be lost in a tag-indexed array.
-#[cold]
+#[inline]
 fn check_unknown_tags<E: serde::ser::Error>(
     fields: &UnknownFields,
     known: &[u64],
 ) -> Result<(), E> {
-    match known.iter().find(|&&tag| fields.contains(tag)) {
-        Some(tag) => Err(E::custom(format_args!(
+    // Over the unknown fields, which are usually none.
+    match fields.iter().find(|(tag, _)| known.contains(tag)) {
+        Some((tag, _)) => Err(E::custom(format_args!(
             "unknown field with tag {tag}, the tag of a known field"
         ))),
         None => Ok(()),
@@ -124,8 +125,8 @@ fn check_unknown_tags<E: serde::ser::Error>(
 /// array: element `n` holds the field with tag `n`, nil fills the gaps,
 /// and the array ends with the last field present.
 ///
-/// Two words besides the serializer's state: derived code builds one per
-/// struct written, so it must be cheap to make and to move.
+/// Three words besides the serializer's state: derived code builds one
+/// per struct written, so it must be cheap to make and to move.
 pub struct ArrayWriter<'u, S> {
     seq: S,
     /// The next position to write.

@@ -288,6 +288,26 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
+    /// Visits the value whose marker `byte` is at the reader: a fixstr
+    /// directly, anything else through `any`.
+    #[inline(always)]
+    fn fixstr_or_any<'de, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        byte: u8,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        if !(0xa0..=0xbf).contains(&byte) {
+            return self.any(start, visitor);
+        }
+        self.reader.take_byte()?;
+        let bytes = self.reader.take((byte & 0x1f) as usize)?;
+        self.visit_utf8(start, bytes, visitor)
+    }
+
     /// Visits string bytes that started at `start`, checking UTF-8.
     #[inline]
     fn visit_utf8<'de, V: Visitor<'de>>(
@@ -462,13 +482,7 @@ macro_rules! strings {
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let start = self.begin();
             let byte = self.reader.peek_byte()?;
-            let result = if (0xa0..=0xbf).contains(&byte) {
-                self.reader.take_byte()?;
-                let bytes = self.reader.take((byte & 0x1f) as usize)?;
-                self.visit_utf8(start, bytes, visitor)
-            } else {
-                self.any(start, visitor)
-            };
+            let result = self.fixstr_or_any(start, byte, visitor);
             result.map_err(|error| error.at(start))
         }
     )*};
@@ -477,9 +491,9 @@ macro_rules! strings {
 impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M> {
     type Error = Error;
 
-    #[inline]
     /// A fixmap or fixarray straight to the visitor (structs, derived or
     /// not, come through here), everything else through `any`.
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
         let byte = self.reader.peek_byte()?;
@@ -687,12 +701,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
                 self.reader.take_byte()?;
                 visitor.visit_u64(byte as u64)
             }
-            0xa0..=0xbf => {
-                self.reader.take_byte()?;
-                let bytes = self.reader.take((byte & 0x1f) as usize)?;
-                self.visit_utf8(start, bytes, visitor)
-            }
-            _ => self.any(start, visitor),
+            _ => self.fixstr_or_any(start, byte, visitor),
         };
         result.map_err(|error| error.at(start))
     }
@@ -727,16 +736,27 @@ struct SeqAccess<'x, 'a, M> {
     left: u32,
 }
 
+impl<M> SeqAccess<'_, '_, M> {
+    /// Whether an element is left; if so, it is about to be read.
+    #[inline(always)]
+    fn advance(&mut self) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        self.de.pay(1);
+        true
+    }
+}
+
 impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a, M> {
     type Error = Error;
 
     #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.left == 0 {
+        if !self.advance() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.de.pay(1);
         seed.deserialize(&mut *self.de).map(Some)
     }
 
@@ -745,11 +765,9 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a,
     // through here.
     #[inline(always)]
     fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
-        if self.left == 0 {
+        if !self.advance() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.de.pay(1);
         T::deserialize(&mut *self.de).map(Some)
     }
 
@@ -763,16 +781,27 @@ struct MapAccess<'x, 'a, M> {
     left: u32,
 }
 
+impl<M> MapAccess<'_, '_, M> {
+    /// Whether an entry is left; if so, its key is about to be read.
+    #[inline(always)]
+    fn advance(&mut self) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        self.de.pay(1);
+        true
+    }
+}
+
 impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut MapAccess<'_, 'a, M> {
     type Error = Error;
 
     #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
+        if !self.advance() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.de.pay(1);
         seed.deserialize(&mut *self.de).map(Some)
     }
 
@@ -787,11 +816,9 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut MapAccess<'_, 'a,
     // of a map (every field of a derived struct) comes through here.
     #[inline(always)]
     fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>> {
-        if self.left == 0 {
+        if !self.advance() {
             return Ok(None);
         }
-        self.left -= 1;
-        self.de.pay(1);
         K::deserialize(&mut *self.de).map(Some)
     }
 

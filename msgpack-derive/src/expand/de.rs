@@ -76,9 +76,8 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
 fn key_index(private: &TokenStream, tags: &[u64], names: &[&str]) -> TokenStream {
     let positions = 0..tags.len();
     let name_positions = 0..names.len();
+    // Typed: without fields or variants, nothing else says what it holds.
     quote! {{
-        // Two fields may share a name (`rename`): the first one wins.
-        #[allow(unreachable_patterns)]
         let __index: #private::Option<usize> = match &__key {
             #private::FieldKey::Tag(__tag) => match *__tag {
                 #(#tags => #private::Some(#positions),)*
