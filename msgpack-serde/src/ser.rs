@@ -217,7 +217,7 @@ where
     }
 
     #[inline(always)]
-    fn start_struct(&mut self, len: usize) -> Result<Compound<'_, W>> {
+    fn start_struct(&mut self, len: usize) -> Result<Fields<'_, W>> {
         let fix = if self.config.structs_as_maps_enabled() {
             0x80
         } else {
@@ -230,10 +230,13 @@ where
         } else {
             encode::write_array_len(&mut self.out, len)?;
         }
-        Ok(Compound {
-            ser: self,
-            buffered: None,
-        })
+        Ok(Fields { ser: self })
+    }
+
+    #[inline(always)]
+    fn start_tuple(&mut self, len: usize) -> Result<Fields<'_, W>> {
+        encode::write_array_len(&mut self.out, len)?;
+        Ok(Fields { ser: self })
     }
 }
 
@@ -254,12 +257,12 @@ where
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Compound<'a, W>;
-    type SerializeTuple = Compound<'a, W>;
-    type SerializeTupleStruct = Compound<'a, W>;
-    type SerializeTupleVariant = Compound<'a, W>;
+    type SerializeTuple = Fields<'a, W>;
+    type SerializeTupleStruct = Fields<'a, W>;
+    type SerializeTupleVariant = Fields<'a, W>;
     type SerializeMap = Compound<'a, W>;
-    type SerializeStruct = Compound<'a, W>;
-    type SerializeStructVariant = Compound<'a, W>;
+    type SerializeStruct = Fields<'a, W>;
+    type SerializeStructVariant = Fields<'a, W>;
 
     #[inline(always)]
     fn serialize_bool(self, v: bool) -> Result<()> {
@@ -376,12 +379,12 @@ where
         self.start_seq(len, false)
     }
 
-    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
-        self.start_seq(Some(len), false)
+    fn serialize_tuple(self, len: usize) -> Result<Fields<'a, W>> {
+        self.start_tuple(len)
     }
 
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
-        self.start_seq(Some(len), false)
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W>> {
+        self.start_tuple(len)
     }
 
     fn serialize_tuple_variant(
@@ -390,17 +393,17 @@ where
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Fields<'a, W>> {
         encode::write_map_len(&mut self.out, 1)?;
         self.write_variant(index, variant)?;
-        self.start_seq(Some(len), false)
+        self.start_tuple(len)
     }
 
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.start_seq(len, true)
     }
 
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W>> {
         self.start_struct(len)
     }
 
@@ -410,7 +413,7 @@ where
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Fields<'a, W>> {
         encode::write_map_len(&mut self.out, 1)?;
         self.write_variant(index, variant)?;
         self.start_struct(len)
@@ -421,7 +424,7 @@ where
     }
 }
 
-/// The state of a sequence, map or struct being serialized.
+/// The state of a sequence or map being serialized.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Compound<'a, W> {
@@ -483,9 +486,36 @@ where
     }
 }
 
-macro_rules! seq_like {
+impl<W: Write> ser::SerializeSeq for Compound<'_, W>
+where
+    Error: From<W::Error>,
+{
+    type Ok = ();
+    type Error = Error;
+
+    #[inline(always)]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+
+    #[inline(always)]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// The state of a struct or tuple being serialized. serde gives their
+/// length up front, so the header is already written and there is no
+/// buffer to keep (or drop): fields go straight out.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Fields<'a, W> {
+    ser: &'a mut Serializer<W>,
+}
+
+macro_rules! tuple_like {
     ($($trait:ident :: $method:ident),*) => {$(
-        impl<W: Write> ser::$trait for Compound<'_, W>
+        impl<W: Write> ser::$trait for Fields<'_, W>
         where
             Error: From<W::Error>,
         {
@@ -494,19 +524,18 @@ macro_rules! seq_like {
 
             #[inline(always)]
             fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-                self.element(value)
+                value.serialize(&mut *self.ser)
             }
 
             #[inline(always)]
             fn end(self) -> Result<()> {
-                self.finish()
+                Ok(())
             }
         }
     )*};
 }
 
-seq_like!(
-    SerializeSeq::serialize_element,
+tuple_like!(
     SerializeTuple::serialize_element,
     SerializeTupleStruct::serialize_field,
     SerializeTupleVariant::serialize_field
@@ -565,7 +594,7 @@ where
 
 macro_rules! struct_like {
     ($($trait:ident),*) => {$(
-        impl<W: Write> ser::$trait for Compound<'_, W>
+        impl<W: Write> ser::$trait for Fields<'_, W>
         where
             Error: From<W::Error>,
         {
@@ -574,7 +603,6 @@ macro_rules! struct_like {
 
             #[inline(always)]
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-                // Structs know their length: never buffered.
                 if self.ser.config.structs_as_maps_enabled() {
                     write_field_name(&mut self.ser.out, key)?;
                 }
@@ -594,7 +622,6 @@ macro_rules! struct_like {
 
             #[inline(always)]
             fn end(self) -> Result<()> {
-                // Structs know their length: nothing was buffered.
                 Ok(())
             }
         }
