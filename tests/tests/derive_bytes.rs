@@ -206,6 +206,59 @@ fn missing_and_duplicate_fields_are_errors_naming_field_and_tag() {
     );
 }
 
+/// Keys in tag order take a fast path; any other order, unknown tags
+/// between known ones, and names read the same.
+#[test]
+fn keys_in_any_order_read_the_same() {
+    let order = Order {
+        id: 42,
+        customer: "Ada".into(),
+        note: Some("n".into()),
+    };
+    let orders = [
+        msgpack_serde::msgpack!({1: 42, 2: "Ada", 3: "n"}),
+        msgpack_serde::msgpack!({3: "n", 2: "Ada", 1: 42}),
+        msgpack_serde::msgpack!({1: 42, 3: "n", 2: "Ada"}),
+        msgpack_serde::msgpack!({1: 42, 9: [true], 2: "Ada", 7: {}, 3: "n"}),
+        msgpack_serde::msgpack!({"id": 42, 2: "Ada", "note": "n"}),
+    ];
+    for keys in orders {
+        let bytes = msgpack_serde::to_vec(&keys).unwrap();
+        let read: Order = msgpack_serde::from_slice(&bytes).unwrap();
+        assert_eq!(read, order, "{keys}");
+    }
+}
+
+#[test]
+fn a_key_repeated_after_the_fields_in_order_is_a_duplicate() {
+    for (keys, field) in [
+        (
+            msgpack_serde::msgpack!({1: 42, 2: "A", 3: "n", 2: "B"}),
+            "`customer` (tag 2)",
+        ),
+        (
+            msgpack_serde::msgpack!({1: 42, 2: "A", 1: 43}),
+            "`id` (tag 1)",
+        ),
+        (
+            msgpack_serde::msgpack!({2: "A", 1: 42, 1: 43}),
+            "`id` (tag 1)",
+        ),
+        (
+            msgpack_serde::msgpack!({1: 42, 2: "A", "customer": "B"}),
+            "`customer` (tag 2)",
+        ),
+    ] {
+        let bytes = msgpack_serde::to_vec(&keys).unwrap();
+        let error = msgpack_serde::from_slice::<Order>(&bytes).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("duplicate field {field} at offset 0"),
+            "{keys}"
+        );
+    }
+}
+
 #[derive(MsgPack, Debug, PartialEq)]
 struct Relay {
     #[msgpack(tag = 1)]

@@ -191,6 +191,21 @@ fn fields_visitor(
         )
     };
 
+    // Writers put fields in tag order. While the keys come in that order,
+    // each is one comparison and a read; a field left out (a `None`) costs
+    // one comparison. The first key out of order, unknown or repeated goes
+    // to the `match` of the general loop, with every later key.
+    let mut map_by_tag: Vec<_> = tags.iter().zip(&slots).zip(&read_map).collect();
+    map_by_tag.sort_by_key(|((tag, _), _)| **tag);
+    let read_in_order = map_by_tag.iter().map(|((tag, slot), read)| {
+        quote! {
+            if let #private::Some(#private::FieldKey::Tag(#tag)) = __next {
+                #slot = #private::Some(#read);
+                __next = __map.next_key::<#private::FieldKey<'de>>()?;
+            }
+        }
+    });
+
     // The array read position by position, in straight-line code: gaps
     // (unknown or absent tags) in a loop each, fields one read each, then
     // whatever follows the last field. The array may end anywhere.
@@ -293,7 +308,9 @@ fn fields_visitor(
             {
                 #(let mut #slots: #private::Option<#slot_types> = #private::None;)*
                 #unknown_decl
-                while let #private::Some(__key) = __map.next_key::<#private::FieldKey<'de>>()? {
+                let mut __next = __map.next_key::<#private::FieldKey<'de>>()?;
+                #(#read_in_order)*
+                while let #private::Some(__key) = __next {
                     match #key_index {
                         #(#private::Some(#positions) => {
                             if #slots.is_some() {
@@ -303,6 +320,7 @@ fn fields_visitor(
                         })*
                         _ => #unknown_map
                     }
+                    __next = __map.next_key::<#private::FieldKey<'de>>()?;
                 }
                 #private::Ok(#construct { #(#finish),* })
             }
