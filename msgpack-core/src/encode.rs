@@ -59,16 +59,9 @@ pub fn write_bool<W: Write>(out: &mut W, value: bool) -> Result<(), W::Error> {
 pub fn write_uint<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error> {
     if value < 128 {
         out.write_u8(value as u8)?;
-        Ok(Marker::FixPos(value as u8))
-    } else if value <= u8::MAX as u64 {
-        write_u8(out, value as u8).map(|()| Marker::U8)
-    } else if value <= u16::MAX as u64 {
-        write_u16(out, value as u16).map(|()| Marker::U16)
-    } else if value <= u32::MAX as u64 {
-        write_u32(out, value as u32).map(|()| Marker::U32)
-    } else {
-        write_u64(out, value).map(|()| Marker::U64)
+        return Ok(Marker::FixPos(value as u8));
     }
+    write_sized(out, value, INT_FORMS[0][bits(value)])
 }
 
 /// Writes an integer in the smallest form: a non-negative value always in
@@ -85,20 +78,90 @@ pub fn write_uint<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error>
 /// ```
 #[inline]
 pub fn write_int<W: Write>(out: &mut W, value: i64) -> Result<Marker, W::Error> {
-    if value >= 0 {
-        write_uint(out, value as u64)
-    } else if value >= -32 {
+    if (value as u64) < 128 {
         out.write_u8(value as u8)?;
-        Ok(Marker::FixNeg(value as i8))
-    } else if value >= i8::MIN as i64 {
-        write_i8(out, value as i8).map(|()| Marker::I8)
-    } else if value >= i16::MIN as i64 {
-        write_i16(out, value as i16).map(|()| Marker::I16)
-    } else if value >= i32::MIN as i64 {
-        write_i32(out, value as i32).map(|()| Marker::I32)
-    } else {
-        write_i64(out, value).map(|()| Marker::I64)
+        return Ok(Marker::FixPos(value as u8));
     }
+    // Without a branch on the sign or the width, which random data
+    // mispredicts: one table row per sign, indexed by significant bits.
+    let negative = value < 0;
+    let magnitude = (value ^ (value >> 63)) as u64; // `!value` when negative
+    let form = INT_FORMS[negative as usize][bits(magnitude)];
+    write_sized(out, value as u64, form)
+}
+
+/// The form of an integer that is not a positive fixint: its marker
+/// byte and payload length. A negative fixint is its own low byte, taken
+/// through `fix_mask`, with no payload.
+#[derive(Clone, Copy)]
+struct IntForm {
+    marker: u8,
+    fix_mask: u8,
+    len: u8,
+}
+
+/// How many bits `magnitude` needs: 0 to 64.
+#[inline(always)]
+fn bits(magnitude: u64) -> usize {
+    (u64::BITS - magnitude.leading_zeros()) as usize
+}
+
+/// The forms of integers by sign and significant bits. Non-negative
+/// values (row 0) by the bits of the value; negative ones (row 1) by the
+/// bits of `!value`: up to 5 is a negative fixint (-32..=-1), then the
+/// widths whose sign bit fits.
+static INT_FORMS: [[IntForm; 65]; 2] = [
+    int_forms([(8, 0xcc, 1), (16, 0xcd, 2), (32, 0xce, 4), (64, 0xcf, 8)]),
+    int_forms([
+        (5, 0, 0),
+        (7, 0xd0, 1),
+        (15, 0xd1, 2),
+        (31, 0xd2, 4),
+        (64, 0xd3, 8),
+    ]),
+];
+
+/// A table of forms from `(largest bit count, marker, payload length)`
+/// rows, smallest first; a row of length 0 is a negative fixint.
+const fn int_forms<const N: usize>(rows: [(usize, u8, u8); N]) -> [IntForm; 65] {
+    let mut table = [IntForm {
+        marker: 0,
+        fix_mask: 0,
+        len: 0,
+    }; 65];
+    let mut bits = 0;
+    let mut row = 0;
+    while bits <= 64 {
+        while bits > rows[row].0 {
+            row += 1;
+        }
+        let (_, marker, len) = rows[row];
+        let fix_mask = if len == 0 { 0xff } else { 0 };
+        table[bits] = IntForm {
+            marker,
+            fix_mask,
+            len,
+        };
+        bits += 1;
+    }
+    table
+}
+
+/// Writes `value` in `form`: the marker, then the low `form.len` bytes,
+/// big-endian; for a negative fixint, the value's low byte alone. All
+/// nine bytes are built without branches and written as one prefix.
+#[inline(always)]
+fn write_sized<W: Write>(out: &mut W, value: u64, form: IntForm) -> Result<Marker, W::Error> {
+    let len = form.len as u32;
+    let marker = form.marker | (value as u8 & form.fix_mask);
+    // The low `len` bytes to the top. With no payload the bytes after the
+    // marker are not written, whatever they hold.
+    let payload = value << ((64 - 8 * len) & 63);
+    let mut bytes = [0u8; 9];
+    bytes[0] = marker;
+    bytes[1..].copy_from_slice(&payload.to_be_bytes());
+    out.write_prefix(&bytes, 1 + len as usize)?;
+    Ok(Marker::from_u8(marker))
 }
 
 macro_rules! fixed_width_writers {

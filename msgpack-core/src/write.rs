@@ -59,6 +59,25 @@ pub trait Write {
     /// assert_eq!(writer.written(), [0x01, 0x02]);
     /// ```
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error>;
+
+    /// Appends the first `len` bytes of `bytes` (all nine if `len` is
+    /// larger).
+    ///
+    /// A writer with room for all nine may copy them all and keep only
+    /// `len`: one fixed-size copy instead of a copy of variable length.
+    /// Integers, whose length depends on their value, are written so.
+    ///
+    /// ```
+    /// use msgpack_core::Write;
+    ///
+    /// let mut out = vec![0xc0];
+    /// out.write_prefix(&[0xcd, 0x01, 0x2c, 0, 0, 0, 0, 0, 0], 3).unwrap();
+    /// assert_eq!(out, [0xc0, 0xcd, 0x01, 0x2c]);
+    /// ```
+    #[inline]
+    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
+        self.write_all(&bytes[..len.min(9)])
+    }
 }
 
 impl<W: Write + ?Sized> Write for &mut W {
@@ -72,6 +91,11 @@ impl<W: Write + ?Sized> Write for &mut W {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
         (**self).write_all(bytes)
+    }
+
+    #[inline]
+    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
+        (**self).write_prefix(bytes, len)
     }
 }
 
@@ -88,6 +112,14 @@ impl Write for alloc::vec::Vec<u8> {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
         self.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    #[inline]
+    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
+        let end = self.len() + len.min(9);
+        self.extend_from_slice(bytes);
+        self.truncate(end);
         Ok(())
     }
 }
@@ -203,6 +235,23 @@ impl Write for SliceWriter<'_> {
         dest.copy_from_slice(bytes);
         self.len = end;
         Ok(())
+    }
+
+    #[inline]
+    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), BufferFull> {
+        match self
+            .buf
+            .get_mut(self.len..)
+            .and_then(|rest| rest.get_mut(..9))
+        {
+            Some(dest) => {
+                dest.copy_from_slice(bytes);
+                self.len += len.min(9);
+                Ok(())
+            }
+            // Near the end: only what is asked for has to fit.
+            None => self.write_all(&bytes[..len.min(9)]),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! never panicking on garbage.
 
 use msgpack_core::decode::str_from_utf8;
-use msgpack_core::{Error, ErrorKind, Reader, Value, ValueRef};
+use msgpack_core::{encode, BufferFull, Error, ErrorKind, Reader, SliceWriter, Value, ValueRef};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
@@ -123,6 +123,24 @@ fn decode_every_way(bytes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Asserts that `write` puts `expected` into a fixed buffer with `room`
+/// bytes to spare, and into one a byte short, nothing but `BufferFull`.
+fn check_fixed_buffer(
+    expected: &[u8],
+    room: usize,
+    write: impl Fn(&mut SliceWriter<'_>) -> Result<(), BufferFull>,
+) -> Result<(), TestCaseError> {
+    let mut buf = vec![0u8; expected.len() + room];
+    let mut writer = SliceWriter::new(&mut buf);
+    prop_assert_eq!(write(&mut writer), Ok(()));
+    prop_assert_eq!(writer.written(), expected);
+    let mut short = vec![0u8; expected.len() - 1];
+    let mut writer = SliceWriter::new(&mut short);
+    prop_assert_eq!(write(&mut writer), Err(BufferFull));
+    prop_assert!(writer.is_empty());
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -172,6 +190,33 @@ proptest! {
             prop_assert_eq!(Value::from_slice(prefix).err(), Some(eof));
             prop_assert_eq!(ValueRef::from_slice(prefix).err(), Some(eof));
             prop_assert_eq!(Reader::new(prefix).skip(), Err(eof));
+        }
+    }
+
+    /// The integer writers pick the form without branches; rmpv picks it
+    /// with comparisons. Both must give the same smallest form, into a
+    /// `Vec` and into a fixed buffer.
+    #[test]
+    fn integers_are_written_as_rmpv_writes_them(value in integer(), room in 0usize..12) {
+        let Value::Int(n) = value else { unreachable!("integer() gives integers") };
+        let theirs = match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => rmpv::Value::from(u),
+            (None, Some(i)) => rmpv::Value::from(i),
+            (None, None) => unreachable!("an integer is either u64 or i64: {}", n),
+        };
+        let mut expected = Vec::new();
+        rmpv::encode::write_value(&mut expected, &theirs).unwrap();
+        if let Some(u) = n.as_u64() {
+            let mut out = Vec::new();
+            encode::write_uint(&mut out, u).unwrap();
+            prop_assert_eq!(&out, &expected);
+            check_fixed_buffer(&expected, room, |w| encode::write_uint(w, u).map(drop))?;
+        }
+        if let Some(i) = n.as_i64() {
+            let mut out = Vec::new();
+            encode::write_int(&mut out, i).unwrap();
+            prop_assert_eq!(&out, &expected);
+            check_fixed_buffer(&expected, room, |w| encode::write_int(w, i).map(drop))?;
         }
     }
 
