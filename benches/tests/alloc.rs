@@ -2,64 +2,24 @@
 //! allocator: encoding allocates nothing beyond the output buffer, and
 //! decoding allocates exactly the owned data it creates.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+// The per-thread counting allocator the fuzz targets and the allocation
+// bounds test use: the test harness's own threads allocate while a test
+// runs, and must not be counted.
+#[path = "../../fuzz/src/budget.rs"]
+mod budget;
 
 use msgpack_benches::fixtures::{document, logs, mesh};
 use msgpack_benches::model::plain::{Logs, Order};
 use msgpack_serde::{Config, Serializer};
 use serde::Serialize;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// counters are only read by the tests.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        BYTES.fetch_add(layout.size(), Ordering::SeqCst);
-        // SAFETY: the caller upholds `alloc`'s contract, which we pass on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
-        BYTES.fetch_add(new_size, Ordering::SeqCst);
-        // SAFETY: the caller upholds `realloc`'s contract, which we pass on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOCATOR: budget::Counting = budget::Counting;
 
-/// Runs the tests of this file one at a time, so that the counts are
-/// theirs alone: each test holds this for its whole body.
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Allocations and bytes allocated while `f` runs.
+/// Allocations and bytes allocated by this thread while `f` runs.
 fn counted<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
-    let (a, b) = (
-        ALLOCATIONS.load(Ordering::SeqCst),
-        BYTES.load(Ordering::SeqCst),
-    );
-    let value = f();
-    (
-        value,
-        ALLOCATIONS.load(Ordering::SeqCst) - a,
-        BYTES.load(Ordering::SeqCst) - b,
-    )
+    let (value, usage) = budget::measure(f);
+    (value, usage.count, usage.total)
 }
 
 fn encode_into(out: &mut Vec<u8>, value: &impl Serialize, config: Config) {
@@ -70,7 +30,6 @@ fn encode_into(out: &mut Vec<u8>, value: &impl Serialize, config: Config) {
 
 #[test]
 fn encode_allocates_nothing_beyond_the_output() {
-    let _serial = serial();
     let (document, logs, mesh) = (document(), logs(), mesh());
     for config in [Config::compact(), Config::named()] {
         let mut out = Vec::with_capacity(16 << 20);
@@ -121,7 +80,6 @@ fn owned_by_logs(logs: &Logs) -> (usize, usize) {
 
 #[test]
 fn decode_allocates_exactly_the_owned_data() {
-    let _serial = serial();
     for config in [Config::compact(), Config::named()] {
         let mut bytes = Vec::new();
         encode_into(&mut bytes, &document(), config);

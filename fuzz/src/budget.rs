@@ -1,8 +1,9 @@
 //! A counting allocator, to measure what one decode allocates.
 //!
 //! Install [`Counting`] as the `#[global_allocator]` of a binary (the fuzz
-//! targets do; so does `tests/tests/alloc_bounds.rs`, which includes this
-//! file), then wrap a decode in [`measure`]. Counters are per thread, so
+//! targets do; so do `tests/tests/alloc_bounds.rs` and
+//! `benches/tests/alloc.rs`, which include this file), then wrap a decode
+//! in [`measure`]. Counters are per thread, so
 //! tests running in parallel do not see each other's allocations. Without
 //! the allocator installed, [`measure`] reports zero.
 
