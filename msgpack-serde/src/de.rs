@@ -8,6 +8,7 @@ use msgpack_core::{ErrorKind, Family, Limits, Reader};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
+use crate::int_head::int_head;
 use crate::raw::RAW_VALUE_NAME;
 use crate::read::{IoRead, SliceRead};
 use crate::{Error, Result};
@@ -455,6 +456,44 @@ macro_rules! scalars {
     )*};
 }
 
+/// Integers: a positive fixint after one comparison; with 9 bytes at
+/// hand, every other integer form through one table lookup, without a
+/// branch on the form; everything else as `scalars!`.
+macro_rules! integers {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.begin();
+            let rest = self.reader.remaining();
+            let result = match rest.first() {
+                Some(&byte @ 0x00..=0x7f) => {
+                    self.reader.take_byte()?;
+                    visitor.visit_u64(byte as u64)
+                }
+                _ => match int_head(rest) {
+                    Some(head) => {
+                        self.reader.take(head.len)?;
+                        if head.negative {
+                            visitor.visit_i64(head.value as i64)
+                        } else {
+                            visitor.visit_u64(head.value)
+                        }
+                    }
+                    None => {
+                        let byte = self.reader.peek_byte()?;
+                        if is_scalar(byte) {
+                            self.scalar(byte, visitor)
+                        } else {
+                            self.any(start, visitor)
+                        }
+                    }
+                },
+            };
+            result.map_err(|error| error.at(start))
+        }
+    )*};
+}
+
 /// Floats: the float of the method's own width straight to the visitor,
 /// everything else through `any`. The fast path is a few instructions,
 /// inlined with serde's `f32` / `f64` impls around it (a mesh or a series
@@ -676,7 +715,11 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     scalars! {
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_bool
+    }
+
+    integers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
     }
 

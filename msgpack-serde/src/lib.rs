@@ -40,6 +40,7 @@ mod config;
 mod de;
 mod error;
 mod ext;
+mod int_head;
 mod macros;
 mod raw;
 pub mod read;
