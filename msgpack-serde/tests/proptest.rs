@@ -154,6 +154,70 @@ fn decode_everything(bytes: &[u8]) {
     let _ = msgpack_serde::StreamDeserializer::<_, Value>::from_slice(bytes).count();
 }
 
+/// An integer of either family, with the boundaries between forms
+/// (which uniform sampling would almost never hit) drawn often.
+fn integer() -> impl Strategy<Value = i128> {
+    let edges = [
+        0i128,
+        127,
+        128,
+        255,
+        256,
+        65535,
+        65536,
+        u32::MAX as i128,
+        1 << 32,
+        i64::MAX as i128,
+        1 << 63,
+        u64::MAX as i128,
+        -1,
+        -32,
+        -33,
+        -128,
+        -129,
+        -32768,
+        -32769,
+        i32::MIN as i128,
+        i32::MIN as i128 - 1,
+        i64::MIN as i128,
+    ];
+    prop_oneof![
+        any::<u64>().prop_map(i128::from),
+        any::<i64>().prop_map(i128::from),
+        proptest::sample::select(edges.to_vec()),
+    ]
+}
+
+/// Reads `bytes` (one integer) as `T` alone, where fewer than 9 bytes
+/// take the general path, and with bytes after it, where every form takes
+/// the table path: the two agree, value or error, and rmp-serde accepts
+/// exactly the values we accept.
+fn read_alike<T>(bytes: &[u8]) -> Result<(), TestCaseError>
+where
+    T: for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+{
+    let alone = msgpack_serde::from_slice::<T>(bytes).map_err(|e| e.to_string());
+    let padded = [bytes, &[0xc0; 9]].concat();
+    let mut de = msgpack_serde::Deserializer::from_slice(&padded);
+    let followed = T::deserialize(&mut de).map_err(|e| e.to_string());
+    prop_assert_eq!(
+        &alone,
+        &followed,
+        "{} bytes {:02x?}",
+        std::any::type_name::<T>(),
+        bytes
+    );
+    let rmp = rmp_serde::from_slice::<T>(bytes).ok();
+    prop_assert_eq!(
+        alone.ok(),
+        rmp,
+        "{} bytes {:02x?}",
+        std::any::type_name::<T>(),
+        bytes
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -213,6 +277,25 @@ proptest! {
             let error = msgpack_serde::from_slice::<Value>(&bytes[..len]).unwrap_err();
             prop_assert!(error.is_eof(), "prefix {}: {}", len, error);
         }
+    }
+
+    #[test]
+    fn integers_read_alike_wherever_they_sit(n in integer()) {
+        let bytes = match u64::try_from(n) {
+            Ok(u) => msgpack_serde::to_vec(&u),
+            Err(_) => msgpack_serde::to_vec(&(n as i64)),
+        }
+        .unwrap();
+        read_alike::<u8>(&bytes)?;
+        read_alike::<u16>(&bytes)?;
+        read_alike::<u32>(&bytes)?;
+        read_alike::<u64>(&bytes)?;
+        read_alike::<i8>(&bytes)?;
+        read_alike::<i16>(&bytes)?;
+        read_alike::<i32>(&bytes)?;
+        read_alike::<i64>(&bytes)?;
+        read_alike::<i128>(&bytes)?;
+        read_alike::<f64>(&bytes)?;
     }
 
     #[test]
