@@ -82,12 +82,12 @@ pub(crate) fn int_head(rest: &[u8]) -> Option<IntHead> {
     if read.len == 0 {
         return None;
     }
-    let (marker, after) = head.split_first().expect("nine bytes");
-    let after = u64::from_be_bytes(after.try_into().expect("eight bytes"));
+    let [marker, after @ ..] = *head;
+    let after = u64::from_be_bytes(after);
     // The word at the marker, or after it, chosen by a mask: a branch here
     // is what this function avoids.
     let at_marker = (read.at_marker as u64).wrapping_neg();
-    let word = ((*marker as u64) << 56) & at_marker | after & !at_marker;
+    let word = ((marker as u64) << 56) & at_marker | after & !at_marker;
     let unsigned = word >> read.shift;
     let signed = (word as i64) >> read.shift;
     let value = if read.signed { signed as u64 } else { unsigned };
