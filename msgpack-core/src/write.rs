@@ -63,9 +63,11 @@ pub trait Write {
     /// Appends the first `len` bytes of `bytes` (all nine if `len` is
     /// larger).
     ///
-    /// A writer with room for all nine may copy them all and keep only
-    /// `len`: one fixed-size copy instead of a copy of variable length.
-    /// Integers, whose length depends on their value, are written so.
+    /// A writer with room to spare for all nine may copy them all and
+    /// keep only `len` (`Vec<u8>` does): one fixed-size copy instead of a
+    /// copy of variable length. Bytes past the first `len` are never part
+    /// of the output. Integers, whose length depends on their value, are
+    /// written so.
     ///
     /// ```
     /// use msgpack_core::Write;
@@ -115,11 +117,18 @@ impl Write for alloc::vec::Vec<u8> {
         Ok(())
     }
 
+    /// All nine bytes when the spare capacity holds them, so a vector
+    /// sized for its output never grows for the bytes it drops.
     #[inline]
     fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
-        let end = self.len() + len.min(9);
-        self.extend_from_slice(bytes);
-        self.truncate(end);
+        let len = len.min(9);
+        if self.capacity() - self.len() >= 9 {
+            let end = self.len() + len;
+            self.extend_from_slice(bytes);
+            self.truncate(end);
+        } else {
+            self.extend_from_slice(&bytes[..len]);
+        }
         Ok(())
     }
 }
@@ -235,23 +244,6 @@ impl Write for SliceWriter<'_> {
         dest.copy_from_slice(bytes);
         self.len = end;
         Ok(())
-    }
-
-    #[inline]
-    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), BufferFull> {
-        match self
-            .buf
-            .get_mut(self.len..)
-            .and_then(|rest| rest.get_mut(..9))
-        {
-            Some(dest) => {
-                dest.copy_from_slice(bytes);
-                self.len += len.min(9);
-                Ok(())
-            }
-            // Near the end: only what is asked for has to fit.
-            None => self.write_all(&bytes[..len.min(9)]),
-        }
     }
 }
 

@@ -3,7 +3,9 @@
 //! never panicking on garbage.
 
 use msgpack_core::decode::str_from_utf8;
-use msgpack_core::{encode, BufferFull, Error, ErrorKind, Reader, SliceWriter, Value, ValueRef};
+use msgpack_core::{
+    encode, BufferFull, Error, ErrorKind, Marker, Reader, SliceWriter, Value, ValueRef,
+};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
@@ -123,21 +125,41 @@ fn decode_every_way(bytes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Asserts that `write` puts `expected` into a fixed buffer with `room`
-/// bytes to spare, and into one a byte short, nothing but `BufferFull`.
+/// Asserts that `write` puts `expected` after a byte already written
+/// into a fixed buffer with `room` bytes to spare, leaving the spare bytes
+/// as they were; and into a buffer a byte short, nothing but `BufferFull`.
 fn check_fixed_buffer(
     expected: &[u8],
     room: usize,
     write: impl Fn(&mut SliceWriter<'_>) -> Result<(), BufferFull>,
 ) -> Result<(), TestCaseError> {
-    let mut buf = vec![0u8; expected.len() + room];
+    const SPARE: u8 = 0xa5;
+    let mut buf = vec![SPARE; 1 + expected.len() + room];
     let mut writer = SliceWriter::new(&mut buf);
+    prop_assert_eq!(encode::write_nil(&mut writer), Ok(()));
     prop_assert_eq!(write(&mut writer), Ok(()));
-    prop_assert_eq!(writer.written(), expected);
-    let mut short = vec![0u8; expected.len() - 1];
+    prop_assert_eq!(writer.written(), &[&[0xc0], expected].concat()[..]);
+    prop_assert!(buf[1 + expected.len()..].iter().all(|&b| b == SPARE));
+    let mut short = vec![SPARE; expected.len() - 1];
     let mut writer = SliceWriter::new(&mut short);
     prop_assert_eq!(write(&mut writer), Err(BufferFull));
     prop_assert!(writer.is_empty());
+    prop_assert!(short.iter().all(|&b| b == SPARE));
+    Ok(())
+}
+
+/// Asserts that `write` puts `expected` into a `Vec`, with the marker of
+/// its first byte, and that a `Vec` with exactly the room it needs does
+/// not grow.
+fn check_vec(expected: &[u8], write: impl Fn(&mut Vec<u8>) -> Marker) -> Result<(), TestCaseError> {
+    let mut out = Vec::new();
+    prop_assert_eq!(write(&mut out), Marker::from_u8(expected[0]));
+    prop_assert_eq!(&out, expected);
+    let mut exact = Vec::with_capacity(expected.len());
+    let capacity = exact.capacity();
+    write(&mut exact);
+    prop_assert_eq!(&exact, expected);
+    prop_assert_eq!(exact.capacity(), capacity);
     Ok(())
 }
 
@@ -207,15 +229,11 @@ proptest! {
         let mut expected = Vec::new();
         rmpv::encode::write_value(&mut expected, &theirs).unwrap();
         if let Some(u) = n.as_u64() {
-            let mut out = Vec::new();
-            encode::write_uint(&mut out, u).unwrap();
-            prop_assert_eq!(&out, &expected);
+            check_vec(&expected, |out| encode::write_uint(out, u).unwrap())?;
             check_fixed_buffer(&expected, room, |w| encode::write_uint(w, u).map(drop))?;
         }
         if let Some(i) = n.as_i64() {
-            let mut out = Vec::new();
-            encode::write_int(&mut out, i).unwrap();
-            prop_assert_eq!(&out, &expected);
+            check_vec(&expected, |out| encode::write_int(out, i).unwrap())?;
             check_fixed_buffer(&expected, room, |w| encode::write_int(w, i).map(drop))?;
         }
     }
