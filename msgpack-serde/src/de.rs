@@ -438,8 +438,8 @@ macro_rules! one_value {
     }};
 }
 
-/// Integers and booleans: the one-byte and fixed-width forms straight to
-/// the visitor, everything else through `any`.
+/// Booleans: the one-byte forms (and the other scalars) straight to the
+/// visitor, everything else through `any`.
 macro_rules! scalars {
     ($($method:ident)*) => {$(
         #[inline]
