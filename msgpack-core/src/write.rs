@@ -117,18 +117,16 @@ impl Write for alloc::vec::Vec<u8> {
         Ok(())
     }
 
-    /// All nine bytes when the spare capacity holds them, so a vector
-    /// sized for its output never grows for the bytes it drops.
+    /// Extends by all nine bytes and truncates to `len`: one fixed-size
+    /// copy. The vector may reserve room for the nine (at most 8 bytes
+    /// more than it keeps), so one sized exactly for its output can grow
+    /// for its last integer. A branch to avoid that costs more than the
+    /// copy saves: the compiler then keeps the bytes in memory.
     #[inline]
     fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
-        let len = len.min(9);
-        if self.capacity() - self.len() >= 9 {
-            let end = self.len() + len;
-            self.extend_from_slice(bytes);
-            self.truncate(end);
-        } else {
-            self.extend_from_slice(&bytes[..len]);
-        }
+        let end = self.len() + len.min(9);
+        self.extend_from_slice(bytes);
+        self.truncate(end);
         Ok(())
     }
 }
