@@ -155,12 +155,12 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         self.open(start, len, 1)?;
-        let mut access = SeqAccess {
+        let mut items = Items {
             de: self,
             left: len,
         };
-        let value = visitor.visit_seq(&mut access)?;
-        if access.left > 0 {
+        let value = visitor.visit_seq(&mut items)?;
+        if items.left > 0 {
             return Err(de::Error::invalid_length(
                 len as usize,
                 &"fewer elements in array",
@@ -182,12 +182,12 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         self.open(start, len, 2)?;
-        let mut access = MapAccess {
+        let mut items = Items {
             de: self,
             left: len,
         };
-        let value = visitor.visit_map(&mut access)?;
-        if access.left > 0 {
+        let value = visitor.visit_map(&mut items)?;
+        if items.left > 0 {
             return Err(de::Error::invalid_length(
                 len as usize,
                 &"fewer entries in map",
@@ -268,6 +268,21 @@ impl<'a, M> Decoder<'a, M> {
             0xd1 => visit_signed(visitor, i16::from_be_bytes(r.take_array()?) as i64),
             0xd2 => visit_signed(visitor, i32::from_be_bytes(r.take_array()?) as i64),
             _ => visit_signed(visitor, i64::from_be_bytes(r.take_array()?)),
+        }
+    }
+
+    /// Visits the value at the reader: a number or a boolean straight
+    /// from its marker, anything else through `any`.
+    #[inline(always)]
+    fn scalar_or_any<'de, V: Visitor<'de>>(&mut self, start: usize, visitor: V) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        let byte = self.reader.peek_byte()?;
+        if is_scalar(byte) {
+            self.scalar(byte, visitor)
+        } else {
+            self.any(start, visitor)
         }
     }
 
@@ -438,27 +453,9 @@ macro_rules! one_value {
     }};
 }
 
-/// Booleans: the one-byte forms (and the other scalars) straight to the
-/// visitor, everything else through `any`.
-macro_rules! scalars {
-    ($($method:ident)*) => {$(
-        #[inline]
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let start = self.begin();
-            let byte = self.reader.peek_byte()?;
-            let result = if is_scalar(byte) {
-                self.scalar(byte, visitor)
-            } else {
-                self.any(start, visitor)
-            };
-            result.map_err(|error| error.at(start))
-        }
-    )*};
-}
-
 /// Integers: a positive fixint after one comparison; with 9 bytes at
 /// hand, every other integer form through one table lookup, without a
-/// branch on the form; everything else as `scalars!`.
+/// branch on the form; everything else through `scalar_or_any`.
 macro_rules! integers {
     ($($method:ident)*) => {$(
         #[inline]
@@ -479,14 +476,7 @@ macro_rules! integers {
                             visitor.visit_u64(head.value)
                         }
                     }
-                    None => {
-                        let byte = self.reader.peek_byte()?;
-                        if is_scalar(byte) {
-                            self.scalar(byte, visitor)
-                        } else {
-                            self.any(start, visitor)
-                        }
-                    }
+                    None => self.scalar_or_any(start, visitor),
                 },
             };
             result.map_err(|error| error.at(start))
@@ -714,8 +704,11 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         false
     }
 
-    scalars! {
-        deserialize_bool
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.begin();
+        self.scalar_or_any(start, visitor)
+            .map_err(|error| error.at(start))
     }
 
     integers! {
@@ -774,13 +767,16 @@ fn unexpected<'t>(token: &'t msgpack_core::Token<'_>) -> de::Unexpected<'t> {
     }
 }
 
-struct SeqAccess<'x, 'a, M> {
+/// The elements of an array, or the entries of a map, being read: the
+/// `SeqAccess` and `MapAccess` serde's visitors take.
+struct Items<'x, 'a, M> {
     de: &'x mut Decoder<'a, M>,
     left: u32,
 }
 
-impl<M> SeqAccess<'_, '_, M> {
-    /// Whether an element is left; if so, it is about to be read.
+impl<M> Items<'_, '_, M> {
+    /// Whether an element or entry is left; if so, it (or its key) is
+    /// about to be read.
     #[inline(always)]
     fn advance(&mut self) -> bool {
         if self.left == 0 {
@@ -792,7 +788,7 @@ impl<M> SeqAccess<'_, '_, M> {
     }
 }
 
-impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a, M> {
+impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut Items<'_, 'a, M> {
     type Error = Error;
 
     #[inline(always)]
@@ -819,25 +815,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut SeqAccess<'_, 'a,
     }
 }
 
-struct MapAccess<'x, 'a, M> {
-    de: &'x mut Decoder<'a, M>,
-    left: u32,
-}
-
-impl<M> MapAccess<'_, '_, M> {
-    /// Whether an entry is left; if so, its key is about to be read.
-    #[inline(always)]
-    fn advance(&mut self) -> bool {
-        if self.left == 0 {
-            return false;
-        }
-        self.left -= 1;
-        self.de.pay(1);
-        true
-    }
-}
-
-impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut MapAccess<'_, 'a, M> {
+impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> {
     type Error = Error;
 
     #[inline(always)]
