@@ -193,27 +193,35 @@ where
         Ok(())
     }
 
+    /// Inlined: with the length known (derived maps, `Vec`s) the header
+    /// is one write and the compiler sees there is no buffer to check
+    /// per element or to drop at the end.
     #[inline(always)]
     fn start_seq(&mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'_, W>> {
         match len {
             Some(len) if is_map => encode::write_map_len(&mut self.out, len)?,
             Some(len) => encode::write_array_len(&mut self.out, len)?,
-            None => {
-                let buffered = Buffered {
-                    bytes: Vec::new(),
-                    count: 0,
-                    is_map,
-                };
-                return Ok(Compound {
-                    ser: self,
-                    buffered: Some(Box::new(buffered)),
-                });
-            }
+            None => return Ok(self.start_buffered(is_map)),
         };
         Ok(Compound {
             ser: self,
             buffered: None,
         })
+    }
+
+    /// A sequence or map of unknown length, counted into a buffer.
+    #[cold]
+    #[inline(never)]
+    fn start_buffered(&mut self, is_map: bool) -> Compound<'_, W> {
+        let buffered = Buffered {
+            bytes: Vec::new(),
+            count: 0,
+            is_map,
+        };
+        Compound {
+            ser: self,
+            buffered: Some(Box::new(buffered)),
+        }
     }
 
     #[inline(always)]
@@ -375,6 +383,7 @@ where
         value.serialize(self)
     }
 
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.start_seq(len, false)
     }
@@ -399,6 +408,7 @@ where
         self.start_tuple(len)
     }
 
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.start_seq(len, true)
     }
