@@ -305,7 +305,7 @@ impl<'a, M> Decoder<'a, M> {
     }
 
     /// Visits the value whose marker `byte` is at the reader: a fixstr
-    /// directly, anything else through `any`.
+    /// or a str 8 directly, anything else through `any`.
     #[inline(always)]
     fn fixstr_or_any<'de, V: Visitor<'de>>(
         &mut self,
@@ -316,11 +316,15 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
-        if !(0xa0..=0xbf).contains(&byte) {
+        let bytes = if (0xa0..=0xbf).contains(&byte) {
+            self.reader.take_byte()?;
+            self.reader.take((byte & 0x1f) as usize)?
+        } else if byte == 0xd9 {
+            let [_, len] = self.reader.take_array()?;
+            self.reader.take(len as usize)?
+        } else {
             return self.any(start, visitor);
-        }
-        self.reader.take_byte()?;
-        let bytes = self.reader.take((byte & 0x1f) as usize)?;
+        };
         self.visit_utf8(start, bytes, visitor)
     }
 
@@ -503,8 +507,8 @@ macro_rules! floats {
     )*};
 }
 
-/// Strings: a fixstr straight to the visitor, everything else through
-/// `any`.
+/// Strings: a fixstr or str 8 straight to the visitor, everything else
+/// through `any`.
 macro_rules! strings {
     ($($method:ident)*) => {$(
         #[inline]

@@ -249,6 +249,11 @@ fn invalid_utf8() {
         message::<String>(&[0xa1, 0xc3]),
         "invalid UTF-8 in string at offset 0"
     );
+    // In a str 8, at the string's marker.
+    assert_eq!(
+        message::<(u8, String)>(&[0x92, 0x01, 0xd9, 0x01, 0xff]),
+        "invalid UTF-8 in string at offset 2"
+    );
 }
 
 #[test]
@@ -277,6 +282,20 @@ fn end_of_input() {
     assert_eq!(
         msgpack_serde::from_slice::<f64>(&[0xca, 0x3f, 0xc0, 0, 0]).unwrap(),
         1.5
+    );
+    // A str 8 cut in its header and in its bytes (strings read str 8
+    // outside `any`, like fixstr).
+    assert_eq!(
+        message::<String>(&[0xd9]),
+        "unexpected end of input at offset 1"
+    );
+    assert_eq!(
+        message::<String>(&[0xd9, 0x20, b'a']),
+        "unexpected end of input at offset 3"
+    );
+    assert_eq!(
+        message::<(u8, String)>(&[0x92, 0x01, 0xd9, 0x02, b'a']),
+        "unexpected end of input at offset 5"
     );
     assert_eq!(
         message::<(u8, f32)>(&[0x92, 0x01, 0xa1, b'x']),
