@@ -156,6 +156,12 @@ where
         Ok(())
     }
 
+    #[inline(never)]
+    fn write_long_str_len(&mut self, len: usize) -> Result<()> {
+        encode::write_str_len(&mut self.out, len)?;
+        Ok(())
+    }
+
     /// Serializes `value` on its own, with the same settings, into bytes.
     fn serialize_apart<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let mut apart = Serializer::<Vec<u8>>::with_config(Vec::new(), self.config);
@@ -318,9 +324,17 @@ where
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
 
+    /// A fixstr's header inline, longer headers out of line: the body
+    /// stays small enough for the compiler to inline `String`'s
+    /// `Serialize` into a struct's.
     #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<()> {
-        encode::write_str(&mut self.out, v)?;
+        if v.len() <= 31 {
+            self.out.write_u8(0xa0 | v.len() as u8)?;
+        } else {
+            self.write_long_str_len(v.len())?;
+        }
+        self.out.write_all(v.as_bytes())?;
         Ok(())
     }
 

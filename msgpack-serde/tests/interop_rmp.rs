@@ -352,6 +352,42 @@ fn numbers_agree() {
 }
 
 #[test]
+fn string_headers_agree_at_every_width() {
+    // The serializer writes a fixstr header inline and the others out of
+    // line; every writer goes through both.
+    let headers: [(usize, &[u8]); 8] = [
+        (0, &[0xa0]),
+        (31, &[0xbf]),
+        (32, &[0xd9, 32]),
+        (255, &[0xd9, 0xff]),
+        (256, &[0xda, 0x01, 0x00]),
+        (65_535, &[0xda, 0xff, 0xff]),
+        (65_536, &[0xdb, 0x00, 0x01, 0x00, 0x00]),
+        (70_000, &[0xdb, 0x00, 0x01, 0x11, 0x70]),
+    ];
+    for (len, header) in headers {
+        let text = "é".repeat(len / 2) + &"a".repeat(len % 2);
+        let expected = [header, text.as_bytes()].concat();
+        let ours = msgpack_serde::to_vec(&text).unwrap();
+        assert_eq!(ours, expected, "{len}");
+        assert_eq!(ours, rmp_serde::to_vec(&text).unwrap(), "{len}");
+
+        let mut buf = vec![0u8; expected.len()];
+        let mut slice =
+            msgpack_serde::Serializer::new(msgpack_serde::core::SliceWriter::new(&mut buf));
+        text.serialize(&mut slice).unwrap();
+        assert_eq!(slice.into_inner().written(), expected, "{len}");
+
+        let mut io = Vec::new();
+        msgpack_serde::to_writer(&mut io, &text).unwrap();
+        assert_eq!(io, expected, "{len}");
+
+        assert_eq!(msgpack_serde::from_slice::<String>(&ours).unwrap(), text);
+        assert_eq!(rmp_serde::from_slice::<String>(&ours).unwrap(), text);
+    }
+}
+
+#[test]
 fn reads_rmp_serde_unit_and_128_bit_forms() {
     #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
     struct Marker;
