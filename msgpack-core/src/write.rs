@@ -117,7 +117,7 @@ impl Write for alloc::vec::Vec<u8> {
         Ok(())
     }
 
-    /// Extends by all nine bytes and truncates to `len`: one fixed-size
+    /// Extends by all nine bytes and shortens to `len`: one fixed-size
     /// copy. The vector may reserve room for the nine (at most 8 bytes
     /// more than it keeps), so one sized exactly for its output can grow
     /// for its last integer. A branch to avoid that costs more than the
@@ -126,7 +126,13 @@ impl Write for alloc::vec::Vec<u8> {
     fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
         let end = self.len() + len.min(9);
         self.extend_from_slice(bytes);
-        self.truncate(end);
+        // Not `truncate`: the compiler cannot tell that `end` is within
+        // the new length, and in a loop turns truncate's comparison into
+        // a branch that random integer widths mispredict.
+        // SAFETY: `end` is at most the length before the extension plus
+        // nine, which is the length now, and every byte up to it is
+        // initialized.
+        unsafe { self.set_len(end) };
         Ok(())
     }
 }
