@@ -601,15 +601,22 @@ where
 }
 
 /// Writes a struct's field name. Inlined into the struct's `Serialize`,
-/// where the name is a constant: the header folds to one byte.
+/// where the name is a constant: a name of up to 8 bytes and its header
+/// fold to one constant of nine bytes, written in one fixed-size copy.
 #[inline(always)]
 fn write_field_name<W: Write>(out: &mut W, name: &'static str) -> Result<()>
 where
     Error: From<W::Error>,
 {
-    if name.len() <= 31 {
-        out.write_u8(0xa0 | name.len() as u8)?;
-        out.write_all(name.as_bytes())?;
+    let bytes = name.as_bytes();
+    if bytes.len() <= 8 {
+        let mut fixstr = [0u8; 9];
+        fixstr[0] = 0xa0 | bytes.len() as u8;
+        fixstr[1..=bytes.len()].copy_from_slice(bytes);
+        out.write_prefix(&fixstr, 1 + bytes.len())?;
+    } else if bytes.len() <= 31 {
+        out.write_u8(0xa0 | bytes.len() as u8)?;
+        out.write_all(bytes)?;
     } else {
         encode::write_str(out, name)?;
     }

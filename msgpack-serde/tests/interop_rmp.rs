@@ -388,6 +388,46 @@ fn string_headers_agree_at_every_width() {
 }
 
 #[test]
+fn field_names_agree_at_every_length() {
+    // Names of up to 8 bytes go out with their header in one nine-byte
+    // copy; longer ones in two writes; past 31 bytes as str 8.
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Names {
+        x: u8,
+        eight_ch: u8,
+        nine_char: u8,
+        thirty_one_bytes_long_field_nam: u8,
+        a_field_name_of_thirty_two_bytes: u8,
+    }
+    let value = Names {
+        x: 1,
+        eight_ch: 2,
+        nine_char: 3,
+        thirty_one_bytes_long_field_nam: 4,
+        a_field_name_of_thirty_two_bytes: 5,
+    };
+    let mut expected = vec![0x85, 0xa1, b'x', 0x01, 0xa8];
+    expected.extend(b"eight_ch\x02\xa9nine_char\x03\xbf");
+    expected.extend(b"thirty_one_bytes_long_field_nam\x04\xd9\x20");
+    expected.extend(b"a_field_name_of_thirty_two_bytes\x05");
+    let ours = msgpack_serde::to_vec(&value).unwrap();
+    assert_eq!(ours, expected);
+    assert_eq!(ours, rmp_serde::to_vec_named(&value).unwrap());
+
+    // A buffer with no byte to spare, and an io::Write.
+    let mut buf = vec![0u8; expected.len()];
+    let mut slice = msgpack_serde::Serializer::new(msgpack_serde::core::SliceWriter::new(&mut buf));
+    value.serialize(&mut slice).unwrap();
+    assert_eq!(slice.into_inner().written(), expected);
+    let mut io = Vec::new();
+    msgpack_serde::to_writer(&mut io, &value).unwrap();
+    assert_eq!(io, expected);
+
+    assert_eq!(msgpack_serde::from_slice::<Names>(&ours).unwrap(), value);
+    assert_eq!(rmp_serde::from_slice::<Names>(&ours).unwrap(), value);
+}
+
+#[test]
 fn reads_rmp_serde_unit_and_128_bit_forms() {
     #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
     struct Marker;
