@@ -307,7 +307,7 @@ impl<'a, M> Decoder<'a, M> {
     /// Visits the value whose marker `byte` is at the reader: a fixstr
     /// or a str 8 directly, anything else through `any`.
     #[inline(always)]
-    fn fixstr_or_any<'de, V: Visitor<'de>>(
+    fn short_str_or_any<'de, V: Visitor<'de>>(
         &mut self,
         start: usize,
         byte: u8,
@@ -515,7 +515,7 @@ macro_rules! strings {
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let start = self.begin();
             let byte = self.reader.peek_byte()?;
-            let result = self.fixstr_or_any(start, byte, visitor);
+            let result = self.short_str_or_any(start, byte, visitor);
             result.map_err(|error| error.at(start))
         }
     )*};
@@ -729,9 +729,9 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         deserialize_str deserialize_string
     }
 
-    /// Field names and field numbers: a fixstr or a positive fixint
-    /// straight to the visitor, everything else through `any`. Always
-    /// inlined: derived structs read every key through here.
+    /// Field names and field numbers: a fixstr, a str 8 or a positive
+    /// fixint straight to the visitor, everything else through `any`.
+    /// Always inlined: derived structs read every key through here.
     #[inline(always)]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
@@ -741,7 +741,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
                 self.reader.take_byte()?;
                 visitor.visit_u64(byte as u64)
             }
-            _ => self.fixstr_or_any(start, byte, visitor),
+            _ => self.short_str_or_any(start, byte, visitor),
         };
         result.map_err(|error| error.at(start))
     }

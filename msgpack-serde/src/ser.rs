@@ -156,6 +156,8 @@ where
         Ok(())
     }
 
+    /// A str 8, 16 or 32 header: out of line, so that `serialize_str`
+    /// stays small enough to inline.
     #[inline(never)]
     fn write_long_str_len(&mut self, len: usize) -> Result<()> {
         encode::write_str_len(&mut self.out, len)?;
@@ -199,9 +201,9 @@ where
         Ok(())
     }
 
-    /// Inlined: with the length known (derived maps, `Vec`s) the header
-    /// is one write and the compiler sees there is no buffer to check
-    /// per element or to drop at the end.
+    /// Inlined: with the length known (`Vec`s, maps, derived structs in
+    /// map form) the header is one write and the compiler sees there is
+    /// no buffer to check per element or to drop at the end.
     #[inline(always)]
     fn start_seq(&mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'_, W>> {
         match len {

@@ -351,10 +351,42 @@ fn numbers_agree() {
     );
 }
 
+/// `value`'s bytes in named mode, after checking that every writer the
+/// serializer takes writes the same: a `Vec`, a `SliceWriter` with no
+/// byte to spare, an `IoWriter`, and the `&mut Vec` that a sequence of
+/// unknown length buffers its elements in.
+fn through_every_writer<T: Serialize>(value: &T) -> Vec<u8> {
+    use msgpack_serde::core::{IoWriter, SliceWriter};
+    use msgpack_serde::Serializer;
+
+    let bytes = msgpack_serde::to_vec(value).unwrap();
+
+    let mut buf = vec![0u8; bytes.len()];
+    let mut slice = Serializer::new(SliceWriter::new(&mut buf));
+    value.serialize(&mut slice).unwrap();
+    assert_eq!(slice.into_inner().written(), bytes, "SliceWriter");
+
+    let mut io = Serializer::new(IoWriter::new(Vec::new()));
+    value.serialize(&mut io).unwrap();
+    assert_eq!(io.into_inner().into_inner(), bytes, "IoWriter");
+
+    // A filtered iterator has no exact length: its elements are
+    // serialized into a buffer, behind the array header written last.
+    let mut buffered = Serializer::new(Vec::new());
+    serde::Serializer::collect_seq(&mut buffered, std::iter::once(value).filter(|_| true)).unwrap();
+    assert_eq!(
+        buffered.into_inner(),
+        [&[0x91], &bytes[..]].concat(),
+        "buffered"
+    );
+
+    bytes
+}
+
 #[test]
 fn string_headers_agree_at_every_width() {
     // The serializer writes a fixstr header inline and the others out of
-    // line; every writer goes through both.
+    // line: through every writer, both ways.
     let headers: [(usize, &[u8]); 8] = [
         (0, &[0xa0]),
         (31, &[0xbf]),
@@ -372,15 +404,7 @@ fn string_headers_agree_at_every_width() {
         assert_eq!(ours, expected, "{len}");
         assert_eq!(ours, rmp_serde::to_vec(&text).unwrap(), "{len}");
 
-        let mut buf = vec![0u8; expected.len()];
-        let mut slice =
-            msgpack_serde::Serializer::new(msgpack_serde::core::SliceWriter::new(&mut buf));
-        text.serialize(&mut slice).unwrap();
-        assert_eq!(slice.into_inner().written(), expected, "{len}");
-
-        let mut io = Vec::new();
-        msgpack_serde::to_writer(&mut io, &text).unwrap();
-        assert_eq!(io, expected, "{len}");
+        assert_eq!(through_every_writer(&text), expected, "{len}");
 
         assert_eq!(msgpack_serde::from_slice::<String>(&ours).unwrap(), text);
         assert_eq!(rmp_serde::from_slice::<String>(&ours).unwrap(), text);
@@ -389,10 +413,13 @@ fn string_headers_agree_at_every_width() {
 
 #[test]
 fn field_names_agree_at_every_length() {
-    // Names of up to 8 bytes go out with their header in one nine-byte
-    // copy; longer ones in two writes; past 31 bytes as str 8.
+    // Names of up to 8 bytes (none included) go out with their header in
+    // one nine-byte copy; longer ones in two writes; past 31 bytes as
+    // str 8. Through every writer.
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
     struct Names {
+        #[serde(rename = "")]
+        empty: u8,
         x: u8,
         eight_ch: u8,
         nine_char: u8,
@@ -400,13 +427,14 @@ fn field_names_agree_at_every_length() {
         a_field_name_of_thirty_two_bytes: u8,
     }
     let value = Names {
+        empty: 0,
         x: 1,
         eight_ch: 2,
         nine_char: 3,
         thirty_one_bytes_long_field_nam: 4,
         a_field_name_of_thirty_two_bytes: 5,
     };
-    let mut expected = vec![0x85, 0xa1, b'x', 0x01, 0xa8];
+    let mut expected = vec![0x86, 0xa0, 0x00, 0xa1, b'x', 0x01, 0xa8];
     expected.extend(b"eight_ch\x02\xa9nine_char\x03\xbf");
     expected.extend(b"thirty_one_bytes_long_field_nam\x04\xd9\x20");
     expected.extend(b"a_field_name_of_thirty_two_bytes\x05");
@@ -414,14 +442,7 @@ fn field_names_agree_at_every_length() {
     assert_eq!(ours, expected);
     assert_eq!(ours, rmp_serde::to_vec_named(&value).unwrap());
 
-    // A buffer with no byte to spare, and an io::Write.
-    let mut buf = vec![0u8; expected.len()];
-    let mut slice = msgpack_serde::Serializer::new(msgpack_serde::core::SliceWriter::new(&mut buf));
-    value.serialize(&mut slice).unwrap();
-    assert_eq!(slice.into_inner().written(), expected);
-    let mut io = Vec::new();
-    msgpack_serde::to_writer(&mut io, &value).unwrap();
-    assert_eq!(io, expected);
+    assert_eq!(through_every_writer(&value), expected);
 
     assert_eq!(msgpack_serde::from_slice::<Names>(&ours).unwrap(), value);
     assert_eq!(rmp_serde::from_slice::<Names>(&ours).unwrap(), value);
