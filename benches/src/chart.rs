@@ -54,6 +54,7 @@ pub fn write_svg(path: &Path, results: &[FixtureResult]) -> Result<(), Box<dyn s
                     }
                 })
                 .x_labels(4)
+                .x_label_formatter(&|v| short_number(*v))
                 .draw()?;
             chart.draw_series(result.codecs.iter().enumerate().map(|(i, c)| {
                 let color = if i == 0 { RED.mix(0.8) } else { BLUE.mix(0.5) };
@@ -63,4 +64,30 @@ pub fn write_svg(path: &Path, results: &[FixtureResult]) -> Result<(), Box<dyn s
     }
     root.present()?;
     Ok(())
+}
+
+/// An axis label: `950`, `12k`, `1.5M`, `2G`, so that labels of large
+/// values do not run into each other.
+fn short_number(value: f64) -> String {
+    let (scaled, suffix) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|(unit, _)| value.abs() >= *unit)
+        .map_or((value, ""), |(unit, suffix)| (value / unit, suffix));
+    let text = format!("{scaled:.1}");
+    format!("{}{suffix}", text.trim_end_matches(".0"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_number;
+
+    #[test]
+    fn axis_labels_are_short() {
+        assert_eq!(short_number(0.0), "0");
+        assert_eq!(short_number(950.0), "950");
+        assert_eq!(short_number(1000.0), "1k");
+        assert_eq!(short_number(12_345.0), "12.3k");
+        assert_eq!(short_number(1_500_000.0), "1.5M");
+        assert_eq!(short_number(2e9), "2G");
+    }
 }
