@@ -460,8 +460,13 @@ macro_rules! one_value {
 /// Integers: a positive fixint after one comparison; with 9 bytes at
 /// hand, every other integer form through one table lookup, without a
 /// branch on the form; everything else through `scalar_or_any`.
+///
+/// A table-read integer goes to the visit its target takes without a
+/// second look, whatever its sign: `visit_i64` for a signed target when
+/// it fits, `visit_u64` for an unsigned one unless negative. Branching on
+/// the sign instead mispredicts on data of mixed signs.
 macro_rules! integers {
-    ($($method:ident)*) => {$(
+    ($($method:ident => $signed:literal,)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let start = self.begin();
@@ -474,7 +479,12 @@ macro_rules! integers {
                 _ => match int_head(rest) {
                     Some(head) => {
                         self.reader.take(head.len)?;
-                        if head.negative {
+                        let as_i64 = if $signed {
+                            head.negative || head.value <= i64::MAX as u64
+                        } else {
+                            head.negative
+                        };
+                        if as_i64 {
                             visitor.visit_i64(head.value as i64)
                         } else {
                             visitor.visit_u64(head.value)
@@ -716,8 +726,10 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     integers! {
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_i8 => true, deserialize_i16 => true,
+        deserialize_i32 => true, deserialize_i64 => true,
+        deserialize_u8 => false, deserialize_u16 => false,
+        deserialize_u32 => false, deserialize_u64 => false,
     }
 
     floats! {

@@ -219,6 +219,71 @@ where
     Ok(())
 }
 
+/// Which visit an integer read as `i64` or `u64` went to, and its value.
+#[derive(Debug, PartialEq)]
+enum Visited {
+    I64(i64),
+    U64(u64),
+}
+
+struct Recorder;
+
+impl<'de> serde::de::Visitor<'de> for Recorder {
+    type Value = Visited;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an integer")
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Visited, E> {
+        Ok(Visited::I64(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Visited, E> {
+        Ok(Visited::U64(v))
+    }
+}
+
+fn visited(bytes: &[u8], signed: bool) -> Visited {
+    // Followed by 9 bytes, so that every form takes the table path.
+    let padded = [bytes, &[0xc0; 9]].concat();
+    let mut de = msgpack_serde::Deserializer::from_slice(&padded);
+    if signed {
+        serde::Deserializer::deserialize_i64(&mut de, Recorder).unwrap()
+    } else {
+        serde::Deserializer::deserialize_u64(&mut de, Recorder).unwrap()
+    }
+}
+
+#[test]
+fn integers_visit_what_their_target_takes() {
+    // Past the positive fixint, a signed target visits i64 for every
+    // value that fits and an unsigned one u64 for every value that is not
+    // negative, without a branch on the sign (which mixed signs
+    // mispredict). Any visitor still gets the right value.
+    use Visited::{I64, U64};
+    assert_eq!(visited(&[0x05], true), U64(5));
+    assert_eq!(visited(&[0xcc, 0xc8], true), I64(200));
+    assert_eq!(visited(&[0xd0, 0x9c], true), I64(-100));
+    assert_eq!(
+        visited(
+            &[0xcf, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+            true
+        ),
+        I64(i64::MAX)
+    );
+    assert_eq!(
+        visited(&[0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0], true),
+        U64(1 << 63)
+    );
+    assert_eq!(visited(&[0xcc, 0xc8], false), U64(200));
+    assert_eq!(visited(&[0xd0, 0x9c], false), I64(-100));
+    assert_eq!(
+        visited(&[0xcf, 0x80, 0, 0, 0, 0, 0, 0, 0], false),
+        U64(1 << 63)
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
