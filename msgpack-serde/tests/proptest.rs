@@ -231,7 +231,7 @@ struct Recorder;
 impl<'de> serde::de::Visitor<'de> for Recorder {
     type Value = Visited;
 
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("an integer")
     }
 
