@@ -304,6 +304,21 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
+    /// The bytes of the fixstr or str 8 whose marker `byte` is at the
+    /// reader, read; `None`, reading nothing, for any other marker.
+    #[inline(always)]
+    fn short_str(&mut self, byte: u8) -> Result<Option<&'a [u8]>> {
+        if (0xa0..=0xbf).contains(&byte) {
+            self.reader.take_byte()?;
+            Ok(Some(self.reader.take((byte & 0x1f) as usize)?))
+        } else if byte == 0xd9 {
+            let [_, len] = self.reader.take_array()?;
+            Ok(Some(self.reader.take(len as usize)?))
+        } else {
+            Ok(None)
+        }
+    }
+
     /// Visits the value whose marker `byte` is at the reader: a fixstr
     /// or a str 8 directly, anything else through `any`.
     #[inline(always)]
@@ -316,16 +331,10 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
-        let bytes = if (0xa0..=0xbf).contains(&byte) {
-            self.reader.take_byte()?;
-            self.reader.take((byte & 0x1f) as usize)?
-        } else if byte == 0xd9 {
-            let [_, len] = self.reader.take_array()?;
-            self.reader.take(len as usize)?
-        } else {
-            return self.any(start, visitor);
-        };
-        self.visit_utf8(start, bytes, visitor)
+        match self.short_str(byte)? {
+            Some(bytes) => self.visit_utf8(start, bytes, visitor),
+            None => self.any(start, visitor),
+        }
     }
 
     /// Visits string bytes that started at `start`, checking UTF-8.
@@ -355,18 +364,10 @@ impl<'a, M> Decoder<'a, M> {
         if is_scalar(byte) {
             return self.scalar(byte, visitor);
         }
+        if let Some(bytes) = self.short_str(byte)? {
+            return self.visit_utf8(start, bytes, visitor);
+        }
         match byte {
-            0xa0..=0xbf => {
-                self.reader.take_byte()?;
-                let bytes = self.reader.take((byte & 0x1f) as usize)?;
-                return self.visit_utf8(start, bytes, visitor);
-            }
-            0xd9 => {
-                self.reader.take_byte()?;
-                let len = self.reader.take_byte()? as usize;
-                let bytes = self.reader.take(len)?;
-                return self.visit_utf8(start, bytes, visitor);
-            }
             0x90..=0x9f => {
                 self.reader.take_byte()?;
                 return self.visit_array(start, (byte & 0x0f) as u32, visitor);

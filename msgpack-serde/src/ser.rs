@@ -156,14 +156,6 @@ where
         Ok(())
     }
 
-    /// A str 8, 16 or 32 header: out of line, so that `serialize_str`
-    /// stays small enough to inline.
-    #[inline(never)]
-    fn write_long_str_len(&mut self, len: usize) -> Result<()> {
-        encode::write_str_len(&mut self.out, len)?;
-        Ok(())
-    }
-
     /// Serializes `value` on its own, with the same settings, into bytes.
     fn serialize_apart<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
         let mut apart = Serializer::<Vec<u8>>::with_config(Vec::new(), self.config);
@@ -326,18 +318,9 @@ where
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
 
-    /// A fixstr's header inline, longer headers out of line: the body
-    /// stays small enough for the compiler to inline `String`'s
-    /// `Serialize` into a struct's.
     #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<()> {
-        if v.len() <= 31 {
-            self.out.write_u8(0xa0 | v.len() as u8)?;
-        } else {
-            self.write_long_str_len(v.len())?;
-        }
-        self.out.write_all(v.as_bytes())?;
-        Ok(())
+        write_str(&mut self.out, v.as_bytes())
     }
 
     #[inline(always)]
@@ -614,14 +597,38 @@ where
     if bytes.len() <= 8 {
         let mut fixstr = [0u8; 9];
         fixstr[0] = 0xa0 | bytes.len() as u8;
-        fixstr[1..=bytes.len()].copy_from_slice(bytes);
+        fixstr[1..1 + bytes.len()].copy_from_slice(bytes);
         out.write_prefix(&fixstr, 1 + bytes.len())?;
-    } else if bytes.len() <= 31 {
-        out.write_u8(0xa0 | bytes.len() as u8)?;
-        out.write_all(bytes)?;
+        Ok(())
     } else {
-        encode::write_str(out, name)?;
+        write_str(out, bytes)
     }
+}
+
+/// Writes a string: a fixstr's header inline, longer headers out of line,
+/// so that the callers stay small enough for the compiler to inline
+/// `String`'s `Serialize` into a struct's.
+#[inline(always)]
+fn write_str<W: Write>(out: &mut W, bytes: &[u8]) -> Result<()>
+where
+    Error: From<W::Error>,
+{
+    if bytes.len() <= 31 {
+        out.write_u8(0xa0 | bytes.len() as u8)?;
+    } else {
+        write_long_str_len(out, bytes.len())?;
+    }
+    out.write_all(bytes)?;
+    Ok(())
+}
+
+/// A str 8, 16 or 32 header.
+#[inline(never)]
+fn write_long_str_len<W: Write>(out: &mut W, len: usize) -> Result<()>
+where
+    Error: From<W::Error>,
+{
+    encode::write_str_len(out, len)?;
     Ok(())
 }
 
