@@ -326,6 +326,25 @@ pub fn duplicate_field<E: de::Error>(name: &'static str, tag: u64) -> E {
     E::custom(format_args!("duplicate field `{name}` (tag {tag})"))
 }
 
+/// How far past its largest field tag a `#[msgpack(array)]` struct keeps
+/// an unknown field read from a map. Written back, the field sits at its
+/// tag's position with nil before it: unbounded, the three bytes
+/// `{0xcf 2^40: nil}` would come out as 2^40 nils. From an array there is
+/// no such risk: each position was a value in the input.
+pub const ARRAY_UNKNOWN_GAP: u64 = 64;
+
+/// Whether an unknown field with `tag` read from a map may be kept;
+/// `max_tag` is `u64::MAX` but for array-form structs.
+#[inline]
+pub fn check_unknown_tag<E: de::Error>(tag: u64, max_tag: u64) -> Result<(), E> {
+    if tag > max_tag {
+        return Err(E::custom(format_args!(
+            "unknown field with tag {tag} is too far past the known fields to keep in array form (at most tag {max_tag})"
+        )));
+    }
+    Ok(())
+}
+
 /// Keeps an unknown field; a tag seen twice is an error, as a known field
 /// seen twice is.
 #[inline]

@@ -10,6 +10,9 @@ use crate::Value;
 ///
 /// Mark one field of this type `#[msgpack(unknown)]`: decoding fills it
 /// with every unknown tag and its value, and encoding writes them back.
+/// A `#[msgpack(array)]` struct writes them at their tag's position, with
+/// nil in the gaps, so read from a map it refuses an unknown tag more than
+/// 64 past its largest field tag rather than pad it with that many nils.
 ///
 /// ```
 /// use msgpack_serde::{msgpack, MsgPack, UnknownFields};

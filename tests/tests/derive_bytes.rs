@@ -382,3 +382,44 @@ struct MapWithUnknown {
     #[msgpack(unknown)]
     unknown: UnknownFields,
 }
+
+#[test]
+fn an_array_form_struct_keeps_unknown_tags_from_a_map_only_near_its_fields() {
+    // Written back, an unknown field sits at its tag's position: tag 64
+    // (the largest known tag, 0, plus 64) costs 63 nils.
+    let near = msgpack_serde::to_vec(&msgpack_serde::msgpack!({0: 1, 64: "x"})).unwrap();
+    let relayed: ArrayWithUnknown = msgpack_serde::from_slice(&near).unwrap();
+    assert_eq!(relayed.unknown.get(64), Some(&msgpack_serde::msgpack!("x")));
+    let written = msgpack_serde::to_vec(&relayed).unwrap();
+    assert_eq!(written[..4], [0xdc, 0x00, 0x41, 0x01]);
+    assert!(written[4..4 + 63].iter().all(|&byte| byte == 0xc0));
+    assert_eq!(written[4 + 63..], [0xa1, b'x']);
+
+    // One further, and a few bytes could have become gigabytes of nils.
+    for tag in [65, 1 << 40, u64::MAX] {
+        let far = msgpack_serde::to_vec(&msgpack_serde::msgpack!({0: 1, tag: null})).unwrap();
+        let error = msgpack_serde::from_slice::<ArrayWithUnknown>(&far).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "unknown field with tag {tag} is too far past the known fields to keep in array form (at most tag 64) at offset 0"
+            )
+        );
+    }
+
+    // A map-form struct writes unknown fields as map entries, at any tag.
+    let far = msgpack_serde::to_vec(&msgpack_serde::msgpack!({1: 1, (1u64 << 40): null})).unwrap();
+    let relayed: MapWithUnknown = msgpack_serde::from_slice(&far).unwrap();
+    assert_eq!(msgpack_serde::to_vec(&relayed).unwrap(), far);
+
+    // From an array, every position was a value in the input.
+    let mut long = vec![0xdc, 0x00, 0x64, 0x01];
+    long.extend([0xc0; 98]);
+    long.push(0x07);
+    let relayed: ArrayWithUnknown = msgpack_serde::from_slice(&long).unwrap();
+    assert_eq!(
+        relayed.unknown.get(99),
+        Some(&msgpack_serde::Value::from(7))
+    );
+    assert_eq!(msgpack_serde::to_vec(&relayed).unwrap(), long);
+}

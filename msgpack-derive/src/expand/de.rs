@@ -163,12 +163,22 @@ fn fields_visitor(
     }
 
     let unknown_field = fields.iter().find(|f| f.attrs.unknown.is_some());
+    // An array-form struct writes an unknown field at its tag's position:
+    // from a map, it keeps only tags that cannot blow up into a long run
+    // of nils.
+    let check_tag = cont.attrs.array.map(|_| {
+        let last = tags.iter().copied().max().unwrap_or(0);
+        quote!(#private::check_unknown_tag(__tag, #last.saturating_add(#private::ARRAY_UNKNOWN_GAP))?;)
+    });
     let (unknown_decl, unknown_map, unknown_seq) = if unknown_field.is_some() {
         (
             quote!(let mut __unknown = #private::UnknownFields::new();),
             quote! {
                 match __key.tag() {
-                    #private::Some(__tag) => #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?,
+                    #private::Some(__tag) => {
+                        #check_tag
+                        #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?
+                    }
                     #private::None => { __map.next_value::<#private::Skip>()?; }
                 }
             },
