@@ -438,6 +438,12 @@ macro_rules! round_trips {
     }};
 }
 
+/// How many times its input a relayed `Order` may grow: a float field
+/// read from a one-byte integer is written in nine bytes, and a line read
+/// from a map as `{0: "", 1: 0, 2: 0, 67: nil}` (9 bytes) becomes an
+/// array of 68 (71 bytes).
+const RELAY_GROWTH: usize = 16;
+
 /// Target `from_slice_derived`: whatever decodes as the derived `Order`,
 /// within the memory budget, round-trips in both struct modes (keeping
 /// its unknown fields), and reads the same from a reader.
@@ -446,8 +452,16 @@ pub fn from_slice_derived(data: &[u8]) {
         return;
     };
     round_trips!(Order, &order);
-    // Unknown fields are written back: each is in the re-encoding.
+    // Unknown fields are written back: each is in the re-encoding, and a
+    // line (array form) read from a map pads at most 64 nils before one,
+    // so a relay cannot turn a few bytes into many.
     let relayed = msgpack_serde::to_vec(&order).unwrap();
+    assert!(
+        relayed.len() <= RELAY_GROWTH * data.len(),
+        "{} bytes relayed as {}",
+        data.len(),
+        relayed.len()
+    );
     let as_value = Value::from_slice(&relayed).unwrap();
     for (tag, value) in order.unknown.iter() {
         let found = as_value

@@ -12,7 +12,9 @@ use crate::Value;
 /// with every unknown tag and its value, and encoding writes them back.
 /// A `#[msgpack(array)]` struct writes them at their tag's position, with
 /// nil in the gaps, so read from a map it refuses an unknown tag more than
-/// 64 past its largest field tag rather than pad it with that many nils.
+/// 64 past its largest field tag rather than pad it with that many nils,
+/// and drops an unknown field whose value is nil, which an array reads as
+/// a gap.
 ///
 /// ```
 /// use msgpack_serde::{msgpack, MsgPack, UnknownFields};

@@ -163,13 +163,20 @@ fn fields_visitor(
     }
 
     let unknown_field = fields.iter().find(|f| f.attrs.unknown.is_some());
-    // An array-form struct writes an unknown field at its tag's position:
-    // from a map, it keeps only tags that cannot blow up into a long run
-    // of nils.
-    let check_tag = cont.attrs.array.map(|_| {
-        let last = tags.iter().copied().max().unwrap_or(0);
-        quote!(#private::check_unknown_tag(__tag, #last.saturating_add(#private::ARRAY_UNKNOWN_GAP))?;)
-    });
+    // An array-form struct writes an unknown field at its tag's position,
+    // where nil is a gap. From a map it keeps only tags that cannot blow
+    // up into a long run of nils, and drops nil values, as an array would.
+    let keep = quote!(#private::insert_unknown(&mut __unknown, __tag, __value)?);
+    let (check_tag, keep) = match cont.attrs.array {
+        Some(_) => {
+            let last = tags.iter().copied().max().unwrap_or(0);
+            (
+                quote!(#private::check_unknown_tag(__tag, #last.saturating_add(#private::ARRAY_UNKNOWN_GAP))?;),
+                quote!(if !__value.is_nil() { #keep }),
+            )
+        }
+        None => (quote!(), keep),
+    };
     let (unknown_decl, unknown_map, unknown_seq) = if unknown_field.is_some() {
         (
             quote!(let mut __unknown = #private::UnknownFields::new();),
@@ -177,7 +184,8 @@ fn fields_visitor(
                 match __key.tag() {
                     #private::Some(__tag) => {
                         #check_tag
-                        #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?
+                        let __value = __map.next_value::<#private::Value>()?;
+                        #keep
                     }
                     #private::None => { __map.next_value::<#private::Skip>()?; }
                 }
