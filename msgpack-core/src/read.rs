@@ -238,6 +238,28 @@ impl<'a> Reader<'a> {
         Ok(byte)
     }
 
+    /// Moves past `len` bytes the caller has already looked at in
+    /// [`remaining`](Self::remaining): a parser that matched a form on
+    /// the bytes at hand consumes them without a second bounds check and
+    /// its error path. Stops at the end of the input if fewer remain.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xcd, 0x01, 0x2c, 0xc0]);
+    /// if let [0xcd, high, low, ..] = *reader.remaining() {
+    ///     assert_eq!(u16::from_be_bytes([high, low]), 300);
+    ///     reader.consume(3);
+    /// }
+    /// assert_eq!(reader.remaining(), [0xc0]);
+    /// reader.consume(5);
+    /// assert!(reader.is_empty());
+    /// ```
+    #[inline(always)]
+    pub fn consume(&mut self, len: usize) {
+        self.pos = self.input.len().min(self.pos.saturating_add(len));
+    }
+
     /// Consumes `len` raw bytes and returns them, borrowed from the input.
     /// Fails without consuming anything when fewer remain.
     ///

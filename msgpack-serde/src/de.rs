@@ -286,6 +286,21 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
+    /// [`scalar_or_any`](Self::scalar_or_any) as a call: the whole
+    /// dispatch, inlined into every integer read, kept them from inlining
+    /// into the visitors around them.
+    #[inline(never)]
+    fn scalar_or_any_out_of_line<'de, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        self.scalar_or_any(start, visitor)
+    }
+
     /// Reads 16 bytes of bin, the form rmp-serde gives 128-bit integers;
     /// `None` (reading nothing) when the next value is something else.
     fn wide_int(&mut self) -> Result<Option<[u8; 16]>> {
@@ -460,12 +475,15 @@ macro_rules! one_value {
 
 /// Integers: a positive fixint after one comparison; with 9 bytes at
 /// hand, every other integer form through one table lookup, without a
-/// branch on the form; everything else through `scalar_or_any`.
+/// branch on the form; everything else through `scalar_or_any`, out of
+/// line so that the fast paths inline into the struct around them.
 ///
 /// A table-read integer goes to the visit its target takes without a
 /// second look, whatever its sign: `visit_i64` for a signed target when
 /// it fits, `visit_u64` for an unsigned one unless negative. Branching on
-/// the sign instead mispredicts on data of mixed signs.
+/// the sign instead mispredicts on data of mixed signs. The other visit
+/// (usually the visitor's out-of-range error) is left to the general
+/// path, so that its code is not inlined with the fast one.
 macro_rules! integers {
     ($($method:ident => $signed:literal,)*) => {$(
         #[inline]
@@ -474,24 +492,22 @@ macro_rules! integers {
             let rest = self.reader.remaining();
             let result = match rest.first() {
                 Some(&byte @ 0x00..=0x7f) => {
-                    self.reader.take_byte()?;
+                    self.reader.consume(1);
                     visitor.visit_u64(byte as u64)
                 }
                 _ => match int_head(rest) {
-                    Some(head) => {
-                        self.reader.take(head.len)?;
-                        let as_i64 = if $signed {
-                            head.negative || head.value <= i64::MAX as u64
-                        } else {
-                            head.negative
-                        };
-                        if as_i64 {
-                            visitor.visit_i64(head.value as i64)
-                        } else {
-                            visitor.visit_u64(head.value)
-                        }
+                    // Fits in i64: negative, or without the top bit. One comparison,
+                    // true on in-range data, where two branches (on the sign, then
+                    // on the bit) would mispredict on mixed signs.
+                    Some(head) if $signed && (head.value >> 63 == head.negative as u64) => {
+                        self.reader.consume(head.len);
+                        visitor.visit_i64(head.value as i64)
                     }
-                    None => self.scalar_or_any(start, visitor),
+                    Some(head) if !$signed && !head.negative => {
+                        self.reader.consume(head.len);
+                        visitor.visit_u64(head.value)
+                    }
+                    _ => self.scalar_or_any_out_of_line(start, visitor),
                 },
             };
             result.map_err(|error| error.at(start))
