@@ -319,7 +319,7 @@ fn fields_visitor(
                 __f.write_str(#expecting)
             }
 
-            #[inline]
+            #[inline(always)]
             fn visit_map<__A>(self, mut __map: __A) -> #private::Result<Self::Value, __A::Error>
             where
                 __A: #private::serde::de::MapAccess<'de>,
@@ -343,7 +343,7 @@ fn fields_visitor(
                 #private::Ok(#construct { #(#finish),* })
             }
 
-            #[inline]
+            #[inline(always)]
             fn visit_seq<__A>(self, mut __seq: __A) -> #private::Result<Self::Value, __A::Error>
             where
                 __A: #private::serde::de::SeqAccess<'de>,
