@@ -440,8 +440,8 @@ macro_rules! round_trips {
 
 /// How many times its input a relayed `Order` may grow: a float field
 /// read from a one-byte integer is written in nine bytes, and a line read
-/// from a map as `{0: "", 1: 0, 2: 0, 67: nil}` (9 bytes) becomes an
-/// array of 68 (71 bytes).
+/// from a map as `{0: "", 1: 0, 2: 0, 67: 0}` (9 bytes) becomes an array
+/// of 68 (71 bytes).
 const RELAY_GROWTH: usize = 16;
 
 /// Target `from_slice_derived`: whatever decodes as the derived `Order`,
@@ -453,8 +453,9 @@ pub fn from_slice_derived(data: &[u8]) {
     };
     round_trips!(Order, &order);
     // Unknown fields are written back: each is in the re-encoding, and a
-    // line (array form) read from a map pads at most 64 nils before one,
-    // so a relay cannot turn a few bytes into many.
+    // line (array form) read from a map pads at most 64 nils (past its
+    // largest field tag) before one, so a relay cannot turn a few bytes
+    // into many.
     let relayed = msgpack_serde::to_vec(&order).unwrap();
     assert!(
         relayed.len() <= RELAY_GROWTH * data.len(),

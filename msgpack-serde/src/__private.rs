@@ -327,22 +327,23 @@ pub fn duplicate_field<E: de::Error>(name: &'static str, tag: u64) -> E {
 }
 
 /// How far past its largest field tag a `#[msgpack(array)]` struct keeps
-/// an unknown field read from a map. Written back, the field sits at its
-/// tag's position with nil before it: unbounded, the three bytes
-/// `{0xcf 2^40: nil}` would come out as 2^40 nils. From an array there is
-/// no such risk: each position was a value in the input.
+/// an unknown field read from a map; farther ones are skipped, as a
+/// struct without `UnknownFields` skips every unknown field. Written
+/// back, a kept field sits at its tag's position with nil before it:
+/// unbounded, the entry `0xcf <2^40> 0x01` (ten bytes) would come out as
+/// 2^40 nils and a one. From an array there is no such risk: each
+/// position was a value in the input.
 pub const ARRAY_UNKNOWN_GAP: u64 = 64;
 
-/// Whether an unknown field with `tag` read from a map may be kept;
-/// `max_tag` is `u64::MAX` but for array-form structs.
+/// Drops the unknown fields whose value is nil, for an
+/// `#[msgpack(array)]` struct read from a map: its array form writes
+/// nil for a gap, so they would not survive the next read. After the
+/// whole map, so that a tag repeated with nil is still an error.
 #[inline]
-pub fn check_unknown_tag<E: de::Error>(tag: u64, max_tag: u64) -> Result<(), E> {
-    if tag > max_tag {
-        return Err(E::custom(format_args!(
-            "unknown field with tag {tag} is too far past the known fields to keep in array form (at most tag {max_tag})"
-        )));
+pub fn drop_nil_unknown(unknown: &mut UnknownFields) {
+    if !unknown.is_empty() {
+        unknown.retain_non_nil();
     }
-    Ok(())
 }
 
 /// Keeps an unknown field; a tag seen twice is an error, as a known field

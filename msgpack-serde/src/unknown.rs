@@ -11,7 +11,7 @@ use crate::Value;
 /// Mark one field of this type `#[msgpack(unknown)]`: decoding fills it
 /// with every unknown tag and its value, and encoding writes them back.
 /// A `#[msgpack(array)]` struct writes them at their tag's position, with
-/// nil in the gaps, so read from a map it refuses an unknown tag more than
+/// nil in the gaps, so read from a map it skips an unknown tag more than
 /// 64 past its largest field tag rather than pad it with that many nils,
 /// and drops an unknown field whose value is nil, which an array reads as
 /// a gap.
@@ -140,6 +140,11 @@ impl UnknownFields {
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Value)> + '_ {
         self.fields.iter().map(|(tag, value)| (*tag, value))
+    }
+
+    /// Drops the fields whose value is nil.
+    pub(crate) fn retain_non_nil(&mut self) {
+        self.fields.retain(|_, value| !value.is_nil());
     }
 
     /// The largest tag, if any.

@@ -386,7 +386,7 @@ struct MapWithUnknown {
 #[test]
 fn an_array_form_struct_keeps_unknown_tags_from_a_map_only_near_its_fields() {
     // Written back, an unknown field sits at its tag's position: tag 64
-    // (the largest known tag, 0, plus 64) costs 63 nils.
+    // (the largest field tag, 0, plus 64) costs 63 nils.
     let near = msgpack_serde::to_vec(&msgpack_serde::msgpack!({0: 1, 64: "x"})).unwrap();
     let relayed: ArrayWithUnknown = msgpack_serde::from_slice(&near).unwrap();
     assert_eq!(relayed.unknown.get(64), Some(&msgpack_serde::msgpack!("x")));
@@ -395,20 +395,23 @@ fn an_array_form_struct_keeps_unknown_tags_from_a_map_only_near_its_fields() {
     assert!(written[4..4 + 63].iter().all(|&byte| byte == 0xc0));
     assert_eq!(written[4 + 63..], [0xa1, b'x']);
 
-    // One further, and a few bytes could have become gigabytes of nils.
+    // One further is skipped, as every unknown tag of a struct without
+    // `UnknownFields` is: kept, a few bytes could become gigabytes of nils.
     for tag in [65, 1 << 40, u64::MAX] {
-        let far = msgpack_serde::to_vec(&msgpack_serde::msgpack!({0: 1, tag: null})).unwrap();
-        let error = msgpack_serde::from_slice::<ArrayWithUnknown>(&far).unwrap_err();
+        let far = msgpack_serde::to_vec(&msgpack_serde::msgpack!({0: 1, tag: "x", 2: 7})).unwrap();
+        let relayed: ArrayWithUnknown = msgpack_serde::from_slice(&far).unwrap();
         assert_eq!(
-            error.to_string(),
-            format!(
-                "unknown field with tag {tag} is too far past the known fields to keep in array form (at most tag 64) at offset 0"
-            )
+            relayed.unknown.iter().collect::<Vec<_>>(),
+            [(2, &msgpack_serde::Value::from(7))]
+        );
+        assert_eq!(
+            msgpack_serde::to_vec(&relayed).unwrap(),
+            [0x93, 0x01, 0xc0, 0x07]
         );
     }
 
     // A map-form struct writes unknown fields as map entries, at any tag.
-    let far = msgpack_serde::to_vec(&msgpack_serde::msgpack!({1: 1, (1u64 << 40): null})).unwrap();
+    let far = msgpack_serde::to_vec(&msgpack_serde::msgpack!({1: 1, (1u64 << 40): "x"})).unwrap();
     let relayed: MapWithUnknown = msgpack_serde::from_slice(&far).unwrap();
     assert_eq!(msgpack_serde::to_vec(&relayed).unwrap(), far);
 
@@ -422,4 +425,37 @@ fn an_array_form_struct_keeps_unknown_tags_from_a_map_only_near_its_fields() {
         Some(&msgpack_serde::Value::from(7))
     );
     assert_eq!(msgpack_serde::to_vec(&relayed).unwrap(), long);
+}
+
+#[test]
+fn an_array_form_struct_drops_nil_unknown_fields_read_from_a_map() {
+    // In the array form nil is a gap: kept, `5: nil` would not survive
+    // the next read.
+    let bytes = msgpack_serde::to_vec(&msgpack_serde::msgpack!({0: 1, 5: null, 6: "x"})).unwrap();
+    let relayed: ArrayWithUnknown = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(
+        relayed.unknown.iter().collect::<Vec<_>>(),
+        [(6, &msgpack_serde::msgpack!("x"))]
+    );
+    let written = msgpack_serde::to_vec(&relayed).unwrap();
+    assert_eq!(
+        written,
+        [0x97, 0x01, 0xc0, 0xc0, 0xc0, 0xc0, 0xc0, 0xa1, b'x']
+    );
+    let again: ArrayWithUnknown = msgpack_serde::from_slice(&written).unwrap();
+    assert_eq!(again, relayed);
+
+    // Dropped after the whole map, so a repeated tag is still an error.
+    for entries in [[(5, 1), (5, 0)], [(5, 0), (5, 1)], [(5, 0), (5, 0)]] {
+        let mut bytes = vec![0x83, 0x00, 0x01];
+        for (tag, is_one) in entries {
+            bytes.extend([tag, if is_one == 1 { 0x01 } else { 0xc0 }]);
+        }
+        let error = msgpack_serde::from_slice::<ArrayWithUnknown>(&bytes).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "duplicate field with tag 5 at offset 0",
+            "{bytes:02x?}"
+        );
+    }
 }

@@ -165,29 +165,25 @@ fn fields_visitor(
     let unknown_field = fields.iter().find(|f| f.attrs.unknown.is_some());
     // An array-form struct writes an unknown field at its tag's position,
     // where nil is a gap. From a map it keeps only tags that cannot blow
-    // up into a long run of nils, and drops nil values, as an array would.
-    let keep = quote!(#private::insert_unknown(&mut __unknown, __tag, __value)?);
-    let (check_tag, keep) = match cont.attrs.array {
+    // up into a long run of nils, and drops nil values (after the map,
+    // so that repeated tags are still found), as reading an array does.
+    let (keep_tag, drop_nil) = match cont.attrs.array {
         Some(_) => {
             let last = tags.iter().copied().max().unwrap_or(0);
             (
-                quote!(#private::check_unknown_tag(__tag, #last.saturating_add(#private::ARRAY_UNKNOWN_GAP))?;),
-                quote!(if !__value.is_nil() { #keep }),
+                quote!(if __tag <= #last.saturating_add(#private::ARRAY_UNKNOWN_GAP)),
+                quote!(#private::drop_nil_unknown(&mut __unknown);),
             )
         }
-        None => (quote!(), keep),
+        None => (quote!(), quote!()),
     };
-    let (unknown_decl, unknown_map, unknown_seq) = if unknown_field.is_some() {
+    let (unknown_decl, unknown_map, unknown_seq, unknown_end) = if unknown_field.is_some() {
         (
             quote!(let mut __unknown = #private::UnknownFields::new();),
             quote! {
                 match __key.tag() {
-                    #private::Some(__tag) => {
-                        #check_tag
-                        let __value = __map.next_value::<#private::Value>()?;
-                        #keep
-                    }
-                    #private::None => { __map.next_value::<#private::Skip>()?; }
+                    #private::Some(__tag) #keep_tag => #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?,
+                    _ => { __map.next_value::<#private::Skip>()?; }
                 }
             },
             quote! {
@@ -196,6 +192,7 @@ fn fields_visitor(
                     #private::Some(__value) => if !__value.is_nil() { __unknown.insert(__position, __value) },
                 }
             },
+            drop_nil,
         )
     } else {
         (
@@ -206,6 +203,7 @@ fn fields_visitor(
                     break '__read;
                 }
             },
+            quote!(),
         )
     };
 
@@ -340,6 +338,7 @@ fn fields_visitor(
                     }
                     __next = __map.next_key::<#private::FieldKey<'de>>()?;
                 }
+                #unknown_end
                 #private::Ok(#construct { #(#finish),* })
             }
 
