@@ -164,8 +164,7 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 /// An encoding error: the output failed, or a length exceeds what
 /// MessagePack can describe (`u32::MAX` bytes or elements).
@@ -199,9 +198,8 @@ impl<E: fmt::Display> fmt::Display for EncodeError<E> {
     }
 }
 
-#[cfg(feature = "std")]
-impl<E: std::error::Error + 'static> std::error::Error for EncodeError<E> {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl<E: core::error::Error + 'static> core::error::Error for EncodeError<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             EncodeError::Write(error) => Some(error),
             EncodeError::LengthOverflow(_) => None,

@@ -270,5 +270,4 @@ impl fmt::Display for OutOfRange {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for OutOfRange {}
+impl core::error::Error for OutOfRange {}

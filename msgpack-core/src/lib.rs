@@ -57,8 +57,10 @@
 //!
 //! # Features
 //!
-//! - `std` (default): [`IoWriter`], `std::error::Error` impls and
-//!   `SystemTime` conversions for [`Timestamp`]. Implies `alloc`.
+//! - `std` (default): [`IoWriter`] and `SystemTime` conversions for
+//!   [`Timestamp`]. Implies `alloc`. The error types implement
+//!   `core::error::Error` (which `std::error::Error` names) with or
+//!   without it.
 //! - `alloc`: [`Value`], [`ValueRef`] and the `Vec<u8>` writer.
 //! - `serde`: `Serialize` and `Deserialize` for [`Value`] and [`Timestamp`],
 //!   `Serialize` for [`Integer`], and the extension convention in `serde_ext`.

@@ -220,8 +220,7 @@ impl fmt::Display for TimestampRangeError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for TimestampRangeError {}
+impl core::error::Error for TimestampRangeError {}
 
 #[cfg(feature = "std")]
 impl TryFrom<std::time::SystemTime> for Timestamp {

@@ -272,8 +272,7 @@ impl fmt::Display for BufferFull {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for BufferFull {}
+impl core::error::Error for BufferFull {}
 
 /// Adapts any [`std::io::Write`] to [`Write`].
 ///
