@@ -4,7 +4,8 @@
 //! each version reads what the other wrote, a relay through the old
 //! version loses nothing the old version can hold, and what either writes
 //! is the smallest encoding (a decoded `Value` re-encodes to the same
-//! bytes).
+//! bytes). An array-form struct read from any map relays stably and
+//! within a bound, whatever unknown tags the map holds.
 //!
 //! The fixed examples of the same evolution are in `derive_evolution.rs`.
 
@@ -257,8 +258,50 @@ fn v2_status_of(status: &v1::Status) -> v2::Status {
     }
 }
 
+/// Unknown fields for an array-form `v1::Line` (fields at tags 0 and 1),
+/// by tag: near its fields, past the 64 it keeps from a map, anywhere;
+/// nil or not.
+fn line_unknowns() -> impl Strategy<Value = std::collections::BTreeMap<u64, Value>> {
+    let tag = prop_oneof![2u64..=70, 60u64..=200, any::<u64>()];
+    let value = prop_oneof![
+        Just(Value::Nil),
+        any::<i64>().prop_map(Value::from),
+        text().prop_map(Value::from),
+    ];
+    proptest::collection::btree_map(tag, value, 0..6)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Read from a map, an array-form struct keeps its non-nil unknown
+    /// fields up to 64 tags past its largest field tag (1 here), writes
+    /// them back nil-padded, and reads that back as itself: the relay is
+    /// stable, and grows the message by at most 64 nils and a header.
+    #[test]
+    fn an_array_form_struct_relays_a_map_stably_and_within_bounds(
+        sku in text(),
+        count in any::<u32>(),
+        unknowns in line_unknowns(),
+    ) {
+        let mut entries = vec![(Value::from(0u64), Value::from(sku.clone())), (Value::from(1u64), Value::from(count))];
+        entries.extend(unknowns.iter().map(|(tag, value)| (Value::from(*tag), value.clone())));
+        let input = msgpack_serde::to_vec(&Value::Map(entries)).unwrap();
+        let line: v1::Line = msgpack_serde::from_slice(&input).unwrap();
+        prop_assert_eq!(&line.sku, &sku);
+        prop_assert_eq!(line.count, count);
+        let kept: Vec<(u64, &Value)> = unknowns
+            .iter()
+            .filter(|(tag, value)| **tag <= 65 && !value.is_nil())
+            .map(|(tag, value)| (*tag, value))
+            .collect();
+        prop_assert_eq!(line.unknown.iter().collect::<Vec<_>>(), kept);
+        let relayed = msgpack_serde::to_vec(&line).unwrap();
+        prop_assert!(relayed.len() <= input.len() + 64 + 3, "{} -> {}", input.len(), relayed.len());
+        let again: v1::Line = msgpack_serde::from_slice(&relayed).unwrap();
+        prop_assert_eq!(&again, &line);
+        prop_assert_eq!(msgpack_serde::to_vec(&again).unwrap(), relayed);
+    }
 
     #[test]
     fn each_version_round_trips(old in v1_order(), new in v2_order()) {
