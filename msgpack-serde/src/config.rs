@@ -5,8 +5,13 @@
 /// | setting | [`Config::named`] (default) | [`Config::compact`] |
 /// |---|---|---|
 /// | structs | maps keyed by field name | arrays in field order |
-/// | enum variants | by name | by index |
+/// | enum variants | by name | by name |
 /// | `is_human_readable()` | `false` | `false` |
+///
+/// `named` writes the bytes of `rmp_serde::to_vec_named`, `compact` those
+/// of `rmp_serde::to_vec`. Variants by index
+/// ([`variants_as_indices`](Config::variants_as_indices)) are an explicit
+/// choice, for types that are never buffered by serde.
 ///
 /// ```
 /// use msgpack_serde::{to_vec_with_config, Config};
@@ -22,7 +27,7 @@
 /// let config = Config::named().variants_as_indices(true);
 /// assert_eq!(to_vec_with_config(&alert, config)?, b"\x81\xa5level\x01");
 /// assert_eq!(to_vec_with_config(&alert, Config::named())?, b"\x81\xa5level\xa4High");
-/// assert_eq!(to_vec_with_config(&alert, Config::compact())?, b"\x91\x01");
+/// assert_eq!(to_vec_with_config(&alert, Config::compact())?, b"\x91\xa4High");
 /// # Ok::<(), msgpack_serde::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +59,9 @@ impl Config {
         }
     }
 
-    /// Structs as arrays in field order, variants by index: smaller, but
-    /// both sides must agree on field order. What `to_vec_compact` writes.
+    /// Structs as arrays in field order, variants by name: smaller, but
+    /// both sides must agree on field order. What `to_vec_compact` writes,
+    /// byte for byte what `rmp_serde::to_vec` writes.
     ///
     /// ```
     /// use msgpack_serde::{to_vec_with_config, Config};
@@ -69,7 +75,7 @@ impl Config {
     pub const fn compact() -> Config {
         Config {
             structs_as_maps: false,
-            variants_as_indices: true,
+            variants_as_indices: false,
             human_readable: false,
         }
     }
@@ -94,17 +100,35 @@ impl Config {
     }
 
     /// Sets whether enum variants are written by index (`true`) or by
-    /// name (`false`).
+    /// name (`false`, the default in both modes).
+    ///
+    /// Indices are smaller, and [`Deserializer`](crate::Deserializer)
+    /// reads them into a plain enum. But serde's buffered paths (an
+    /// untagged or internally tagged enum, a `#[serde(flatten)]` field)
+    /// take a variant only as a string or a map: a variant written by
+    /// index inside them encodes and then fails to decode
+    /// (`data did not match any variant of untagged enum ...`). Use
+    /// indices only for types that contain none of these.
     ///
     /// ```
-    /// use msgpack_serde::{to_vec_with_config, Config};
-    /// use serde::Serialize;
+    /// use msgpack_serde::{to_vec_with_config, from_slice, Config};
+    /// use serde::{Deserialize, Serialize};
     ///
-    /// #[derive(Serialize)]
+    /// #[derive(Serialize, Deserialize, Debug, PartialEq)]
     /// enum Level { Low, High }
     ///
-    /// let by_name = to_vec_with_config(&Level::High, Config::compact().variants_as_indices(false));
-    /// assert_eq!(by_name.unwrap(), [0xa4, b'H', b'i', b'g', b'h']);
+    /// let by_index = to_vec_with_config(&Level::High, Config::compact().variants_as_indices(true))?;
+    /// assert_eq!(by_index, [0x01]);
+    /// assert_eq!(from_slice::<Level>(&by_index)?, Level::High);
+    ///
+    /// #[derive(Serialize, Deserialize, Debug)]
+    /// #[serde(untagged)]
+    /// enum Either { Level(Level), Other(String) }
+    ///
+    /// let bytes = to_vec_with_config(&Either::Level(Level::High), Config::compact().variants_as_indices(true))?;
+    /// let error = from_slice::<Either>(&bytes).unwrap_err();
+    /// assert_eq!(error.to_string(), "data did not match any variant of untagged enum Either");
+    /// # Ok::<(), msgpack_serde::Error>(())
     /// ```
     #[must_use]
     pub const fn variants_as_indices(mut self, indices: bool) -> Config {
@@ -149,7 +173,8 @@ impl Config {
     /// use msgpack_serde::Config;
     ///
     /// assert!(!Config::named().variants_as_indices_enabled());
-    /// assert!(Config::compact().variants_as_indices_enabled());
+    /// assert!(!Config::compact().variants_as_indices_enabled());
+    /// assert!(Config::compact().variants_as_indices(true).variants_as_indices_enabled());
     /// ```
     pub const fn variants_as_indices_enabled(&self) -> bool {
         self.variants_as_indices

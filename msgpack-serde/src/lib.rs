@@ -167,8 +167,9 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     to_vec_with_config(value, Config::named())
 }
 
-/// Serializes `value` with structs as arrays in field order and enum
-/// variants by index: smaller, for peers that share the type definitions.
+/// Serializes `value` with structs as arrays in field order (enum
+/// variants by name): smaller, for peers that share the type definitions.
+/// The bytes are those of `rmp_serde::to_vec`.
 ///
 /// A field skipped at run time (`skip_serializing_if`) would shift every
 /// later field, so it is an error that names the field.

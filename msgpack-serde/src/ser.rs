@@ -22,7 +22,7 @@ use crate::{Config, Error, Result};
 /// | bytes (`serde_bytes`) | bin |
 /// | `None`, `()`, unit struct | nil |
 /// | `Some(v)`, newtype struct | `v` |
-/// | unit variant | its name (compact: its index) |
+/// | unit variant | its name (its index with [`Config::variants_as_indices`]) |
 /// | newtype, tuple and struct variants | `{variant: payload}` |
 /// | seq, tuple, tuple struct | array |
 /// | map | map, keys of any type |

@@ -6,10 +6,10 @@
 //!   bytes for structs, maps, sequences and every enum variant kind (both
 //!   write unit variants as their name and other variants as
 //!   `{name: payload}`), and each side reads the other's.
-//! - Compact mode: structs are arrays on both sides, byte for byte. Enums
-//!   differ: rmp-serde's `to_vec` still names variants (`"Active"`,
-//!   `{"Moved": [1, 2]}`), ours writes indices (`0`, `{2: [1, 2]}`). Each
-//!   side reads the other's form.
+//! - Compact mode: `rmp_serde::to_vec` and our `to_vec_compact` write the
+//!   same bytes: structs as arrays, variants by name (`"Active"`,
+//!   `{"Moved": [1, 2]}`). With `Config::variants_as_indices(true)` we
+//!   write indices (`0`, `{2: [1, 2]}`), which rmp-serde reads too.
 //! - Extensions (`_ExtStruct`, `rmp_serde::MSGPACK_EXT_STRUCT_NAME`) and
 //!   so `Ext`, `Timestamp` and `msgpack_serde::timestamp` travel both ways.
 //!
@@ -143,8 +143,8 @@ fn compact_structs_are_byte_identical_without_enums() {
 }
 
 #[test]
-fn compact_enums_differ_by_variant_index() {
-    // (value, rmp_serde::to_vec, our to_vec_compact)
+fn compact_enums_are_byte_identical() {
+    // (value, rmp_serde::to_vec and our to_vec_compact, with variants_as_indices(true))
     let cases: [(Status, &[u8], &[u8]); 4] = [
         (Status::Active, b"\xa6Active", b"\x00"),
         (
@@ -166,23 +166,27 @@ fn compact_enums_differ_by_variant_index() {
             b"\x81\x03\x92\xa1r\xfd",
         ),
     ];
-    for (status, rmp_bytes, our_bytes) in &cases {
-        assert_eq!(rmp_serde::to_vec(status).unwrap(), *rmp_bytes);
-        assert_eq!(msgpack_serde::to_vec_compact(status).unwrap(), *our_bytes);
+    let by_index = msgpack_serde::Config::compact().variants_as_indices(true);
+    for (status, bytes, index_bytes) in &cases {
+        assert_eq!(rmp_serde::to_vec(status).unwrap(), *bytes);
+        assert_eq!(msgpack_serde::to_vec_compact(status).unwrap(), *bytes);
         // Named mode agrees.
         assert_eq!(
             msgpack_serde::to_vec(status).unwrap(),
             rmp_serde::to_vec_named(status).unwrap()
         );
         cross_decode(status);
+        // Indices, when asked for: rmp-serde reads them too.
+        let ours = msgpack_serde::to_vec_with_config(status, by_index).unwrap();
+        assert_eq!(ours, *index_bytes);
+        assert_eq!(&rmp_serde::from_slice::<Status>(&ours).unwrap(), status);
+        assert_eq!(&msgpack_serde::from_slice::<Status>(&ours).unwrap(), status);
     }
 
-    // In a struct: same layout, different variant keys.
+    // In a struct: the same bytes.
     let account = account(all_statuses());
     let ours = msgpack_serde::to_vec_compact(&account).unwrap();
-    let theirs = rmp_serde::to_vec(&account).unwrap();
-    assert_ne!(ours, theirs);
-    assert!(ours.len() < theirs.len());
+    assert_eq!(ours, rmp_serde::to_vec(&account).unwrap());
     cross_decode(&account);
 }
 
