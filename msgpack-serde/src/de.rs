@@ -62,6 +62,8 @@ pub(crate) struct Decoder<'a, M> {
     /// takes at least one byte, so this never exceeds the remaining input:
     /// nested headers cannot each claim the whole rest of it.
     owed: u64,
+    /// What `is_human_readable()` answers.
+    human_readable: bool,
     mode: PhantomData<M>,
 }
 
@@ -84,8 +86,15 @@ impl<'a, M> Decoder<'a, M> {
             depth_left: limits.depth(),
             values_left,
             owed: 0,
+            human_readable: false,
             mode: PhantomData,
         })
+    }
+
+    /// Sets what `is_human_readable()` answers.
+    pub(crate) fn human_readable(mut self, human_readable: bool) -> Self {
+        self.human_readable = human_readable;
+        self
     }
 
     pub(crate) fn position(&self) -> usize {
@@ -732,7 +741,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     fn is_human_readable(&self) -> bool {
-        false
+        self.human_readable
     }
 
     #[inline]
@@ -1019,6 +1028,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for BytesDeserializer<'
 pub struct Deserializer<R> {
     read: R,
     limits: Limits,
+    human_readable: bool,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -1038,6 +1048,7 @@ impl<'de> Deserializer<SliceRead<'de>> {
         Deserializer {
             read: SliceRead::new(input),
             limits: Limits::default(),
+            human_readable: false,
         }
     }
 
@@ -1079,7 +1090,8 @@ impl<'de> Deserializer<SliceRead<'de>> {
     /// Runs `f` on a decoder at the current position; advances past what
     /// it read only if it succeeded.
     fn run<T>(&mut self, f: impl FnOnce(&mut Decoder<'de, Borrowed>) -> Result<T>) -> Result<T> {
-        let mut decoder = Decoder::starting_at(self.read.input, self.read.pos, self.limits)?;
+        let mut decoder = Decoder::starting_at(self.read.input, self.read.pos, self.limits)?
+            .human_readable(self.human_readable);
         let value = f(&mut decoder)?;
         self.read.pos = decoder.position();
         Ok(value)
@@ -1103,6 +1115,7 @@ impl<R: io::Read> Deserializer<IoRead<R>> {
         Deserializer {
             read: IoRead::new(reader),
             limits: Limits::default(),
+            human_readable: false,
         }
     }
 
@@ -1160,15 +1173,31 @@ impl<R: io::Read> Deserializer<IoRead<R>> {
     }
 
     /// Reads the next value's bytes, then runs `f` on a decoder over them.
+    ///
+    /// If the stream ends inside the value, `f` still runs on the bytes
+    /// that arrived: an error it finds there (a container past the depth
+    /// limit, a type mismatch) is the one `from_slice` reports for the
+    /// same bytes, and is returned instead of the end of input.
     fn run<T>(&mut self, f: impl FnOnce(&mut Decoder<'_, Copied>) -> Result<T>) -> Result<T> {
-        if !self.read.next_value(self.limits)? {
-            return Err(Error::wire(ErrorKind::UnexpectedEof, self.read.offset()));
-        }
+        let cut_short = match self.read.next_value(self.limits) {
+            Ok(true) => None,
+            Ok(false) => return Err(Error::wire(ErrorKind::UnexpectedEof, self.read.offset())),
+            Err(error) if error.is_eof() => Some(error),
+            Err(error) => return Err(error),
+        };
         let base = self.read.consumed;
         // The framer enforced the size limit on the stream.
         let limits = self.limits.max_bytes(usize::MAX);
-        let mut decoder = Decoder::new(&self.read.buffer, limits)?;
-        f(&mut decoder).map_err(|error| error.shifted(base))
+        let mut decoder =
+            Decoder::new(&self.read.buffer, limits)?.human_readable(self.human_readable);
+        let result = f(&mut decoder).map_err(|error| error.shifted(base));
+        match cut_short {
+            None => result,
+            Some(eof) => match result {
+                Err(error) if !error.is_eof() => Err(error),
+                _ => Err(eof),
+            },
+        }
     }
 }
 
@@ -1204,6 +1233,41 @@ impl<R> Deserializer<R> {
         self.limits
     }
 
+    /// Sets what `is_human_readable()` answers to the types being
+    /// deserialized: `false` by default. Set it to read what a
+    /// [`Config::human_readable`](crate::Config::human_readable)
+    /// serializer wrote, as types such as `IpAddr` and `uuid::Uuid` pick
+    /// their form by it.
+    ///
+    /// ```
+    /// use msgpack_serde::{Config, Deserializer};
+    /// use serde::Deserialize;
+    /// use std::net::Ipv4Addr;
+    ///
+    /// let bytes = msgpack_serde::to_vec_with_config(&Ipv4Addr::LOCALHOST, Config::named().human_readable(true))?;
+    /// assert_eq!(bytes, b"\xa9127.0.0.1");
+    /// let mut de = Deserializer::from_slice(&bytes).human_readable(true);
+    /// assert_eq!(Ipv4Addr::deserialize(&mut de)?, Ipv4Addr::LOCALHOST);
+    /// # Ok::<(), msgpack_serde::Error>(())
+    /// ```
+    #[must_use]
+    pub fn human_readable(mut self, human_readable: bool) -> Self {
+        self.human_readable = human_readable;
+        self
+    }
+
+    /// Whether the deserializer says it is human-readable.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    ///
+    /// assert!(!Deserializer::from_slice(&[]).is_human_readable());
+    /// assert!(Deserializer::from_slice(&[]).human_readable(true).is_human_readable());
+    /// ```
+    pub fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+
     pub(crate) fn read_mut(&mut self) -> &mut R {
         &mut self.read
     }
@@ -1220,7 +1284,7 @@ macro_rules! forward_to_decoder {
 macro_rules! deserializer_impl {
     () => {
         fn is_human_readable(&self) -> bool {
-            false
+            self.human_readable
         }
 
         forward_to_decoder! {

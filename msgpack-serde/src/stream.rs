@@ -102,6 +102,24 @@ impl<R, T> StreamDeserializer<R, T> {
         self.de = self.de.with_limits(limits);
         self
     }
+
+    /// Sets what `is_human_readable()` answers, as
+    /// [`Deserializer::human_readable`].
+    ///
+    /// ```
+    /// use msgpack_serde::{Config, StreamDeserializer};
+    /// use std::net::Ipv4Addr;
+    ///
+    /// let bytes = msgpack_serde::to_vec_with_config(&Ipv4Addr::LOCALHOST, Config::named().human_readable(true))?;
+    /// let mut stream = StreamDeserializer::<_, Ipv4Addr>::from_slice(&bytes).human_readable(true);
+    /// assert_eq!(stream.next().unwrap()?, Ipv4Addr::LOCALHOST);
+    /// # Ok::<(), msgpack_serde::Error>(())
+    /// ```
+    #[must_use]
+    pub fn human_readable(mut self, human_readable: bool) -> Self {
+        self.de = self.de.human_readable(human_readable);
+        self
+    }
 }
 
 impl<'de, T> StreamDeserializer<SliceRead<'de>, T> {

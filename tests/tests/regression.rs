@@ -201,3 +201,260 @@ fn an_array_form_struct_skips_an_unknown_tag_far_past_its_fields() {
     let relayed = msgpack_serde::to_vec(&order).unwrap();
     assert!(relayed.len() < bytes.len() * 2, "{relayed:02x?}");
 }
+
+/// Issue 14, defect 1: `to_vec_compact` wrote a unit variant as its index
+/// (`Foo::A(Bar::B)` as `00`), and serde's buffered paths (untagged and
+/// internally tagged enums, `flatten`) take a variant only as a string or
+/// a map: our own output failed with `data did not match any variant of
+/// untagged enum Foo`. Compact mode now names variants, as rmp-serde does.
+#[test]
+fn compact_variants_inside_untagged_tagged_and_flattened_types_read_back() {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    enum Bar {
+        A,
+        B,
+        C(u8),
+        D { x: i8 },
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    #[serde(untagged)]
+    enum Foo {
+        A(Bar),
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    #[serde(tag = "t")]
+    enum Tagged {
+        S { bar: Bar },
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Inner {
+        bar: Bar,
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Outer {
+        id: u8,
+        #[serde(flatten)]
+        inner: Inner,
+    }
+
+    assert_eq!(
+        msgpack_serde::to_vec_compact(&Foo::A(Bar::B)).unwrap(),
+        b"\xa1B"
+    );
+    for bar in [Bar::A, Bar::B, Bar::C(7), Bar::D { x: -1 }] {
+        let bytes = msgpack_serde::to_vec_compact(&Foo::A(bar)).unwrap();
+        let foo: Foo = msgpack_serde::from_slice(&bytes).unwrap();
+        let Foo::A(bar) = foo;
+        let bytes = msgpack_serde::to_vec_compact(&Tagged::S { bar }).unwrap();
+        let Tagged::S { bar } = msgpack_serde::from_slice(&bytes).unwrap();
+        let outer = Outer {
+            id: 1,
+            inner: Inner { bar },
+        };
+        let bytes = msgpack_serde::to_vec_compact(&outer).unwrap();
+        assert_eq!(msgpack_serde::from_slice::<Outer>(&bytes).unwrap(), outer);
+    }
+}
+
+/// Issue 14, defect 1, for the derive: a `#[derive(MsgPack)]` enum writes
+/// a unit variant as its bare number, which serde's buffered paths
+/// (untagged and internally tagged enums, `flatten`) hand back as an
+/// integer. It must read back there, in both struct modes.
+#[test]
+fn derived_enums_read_back_inside_untagged_tagged_and_flattened_types() {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(MsgPack, PartialEq, Debug, Clone)]
+    enum Level {
+        #[msgpack(tag = 1)]
+        Low,
+        #[msgpack(tag = 2)]
+        High(u8),
+        #[msgpack(tag = 3)]
+        Custom {
+            #[msgpack(tag = 1)]
+            name: String,
+        },
+    }
+    #[derive(MsgPack, PartialEq, Debug, Clone)]
+    struct Alert {
+        #[msgpack(tag = 1)]
+        level: Level,
+    }
+    // `Alert` first: its map `{1: 1}` is also `Level`'s `Low` with a payload.
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    #[serde(untagged)]
+    enum Any {
+        Alert(Alert),
+        Level(Level),
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    #[serde(tag = "t")]
+    enum Tagged {
+        S { level: Level },
+        N(Alert),
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Inner {
+        level: Level,
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Outer {
+        id: u8,
+        #[serde(flatten)]
+        inner: Inner,
+    }
+
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    struct Flat {
+        id: u8,
+        #[serde(flatten)]
+        level: Level,
+    }
+
+    let levels = [
+        Level::Low,
+        Level::High(9),
+        Level::Custom { name: "x".into() },
+    ];
+    type Encode = fn(&Any) -> msgpack_serde::Result<Vec<u8>>;
+    let encoders: [Encode; 2] = [msgpack_serde::to_vec, msgpack_serde::to_vec_compact];
+    for level in levels {
+        for any in [
+            Any::Level(level.clone()),
+            Any::Alert(Alert {
+                level: level.clone(),
+            }),
+        ] {
+            for encode in encoders {
+                let bytes = encode(&any).unwrap();
+                assert_eq!(msgpack_serde::from_slice::<Any>(&bytes).unwrap(), any);
+            }
+        }
+        for tagged in [
+            Tagged::S {
+                level: level.clone(),
+            },
+            Tagged::N(Alert {
+                level: level.clone(),
+            }),
+        ] {
+            for bytes in [
+                msgpack_serde::to_vec(&tagged),
+                msgpack_serde::to_vec_compact(&tagged),
+            ] {
+                let bytes = bytes.unwrap();
+                assert_eq!(msgpack_serde::from_slice::<Tagged>(&bytes).unwrap(), tagged);
+            }
+        }
+        let outer = Outer {
+            id: 1,
+            inner: Inner {
+                level: level.clone(),
+            },
+        };
+        for bytes in [
+            msgpack_serde::to_vec(&outer),
+            msgpack_serde::to_vec_compact(&outer),
+        ] {
+            let bytes = bytes.unwrap();
+            assert_eq!(msgpack_serde::from_slice::<Outer>(&bytes).unwrap(), outer);
+        }
+        // Flattened itself: a data variant's one-entry map joins the
+        // outer map and reads back; a unit variant cannot join a map, and
+        // encoding says so (serde's flatten says it is human-readable, so
+        // the variant is its name there).
+        let flat = Flat { id: 1, level };
+        let encoded = msgpack_serde::to_vec(&flat);
+        if flat.level == Level::Low {
+            assert_eq!(
+                encoded.unwrap_err().to_string(),
+                "can only flatten structs and maps (got a string)"
+            );
+        } else {
+            assert_eq!(
+                msgpack_serde::from_slice::<Flat>(&encoded.unwrap()).unwrap(),
+                flat
+            );
+        }
+    }
+}
+
+/// Issue 14, defect 2: with `Config::human_readable(true)` the serializer
+/// wrote `Ipv4Addr` as the string `"127.0.0.1"`, but the `Deserializer`
+/// always answered `is_human_readable() == false`, so serde asked for four
+/// bytes: `invalid type: string "127.0.0.1", expected an array of length 4`.
+/// The deserializer has the same switch now.
+#[test]
+fn human_readable_output_reads_back_with_the_deserializers_switch() {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+    use serde::Deserialize;
+
+    type Ips = (Ipv4Addr, Ipv6Addr, IpAddr, Result<Ipv4Addr, String>);
+    let ips: Ips = (
+        Ipv4Addr::LOCALHOST,
+        Ipv6Addr::LOCALHOST,
+        IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1)),
+        Ok(Ipv4Addr::BROADCAST),
+    );
+    let config = msgpack_serde::Config::named().human_readable(true);
+    let bytes = msgpack_serde::to_vec_with_config(&ips, config).unwrap();
+    assert_eq!(bytes[..11], *b"\x94\xa9127.0.0.1");
+
+    let mut de = msgpack_serde::Deserializer::from_slice(&bytes).human_readable(true);
+    assert_eq!(Ips::deserialize(&mut de).unwrap(), ips);
+    de.end().unwrap();
+    let mut de = msgpack_serde::Deserializer::from_reader(&bytes[..]).human_readable(true);
+    assert_eq!(Ips::deserialize(&mut de).unwrap(), ips);
+    de.end().unwrap();
+
+    // Without the switch, the error says what happened.
+    let error = msgpack_serde::from_slice::<Ips>(&bytes).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid type: string \"127.0.0.1\", expected an array of length 4 at offset 1"
+    );
+}
+
+/// Issue 14, defect 3: 100 nested `0x91` (the last one missing its
+/// element) with `max_depth(99)`: `from_slice` said `DepthLimitExceeded`
+/// at offset 99, `from_reader` `unexpected end of input at offset 100`,
+/// because it framed the whole value before decoding any of it. A reader
+/// now decodes what arrived before calling it cut short.
+#[test]
+fn from_reader_reports_truncated_too_deep_input_as_too_deep() {
+    use msgpack_serde::{Deserializer, Limits, Value};
+    use serde::Deserialize;
+
+    let bytes = [0x91u8; 100];
+    let limits = Limits::default().max_depth(99);
+    let expected = "nesting exceeds the depth limit of 99 at offset 99";
+
+    let mut de = Deserializer::from_slice(&bytes).with_limits(limits);
+    let error = Value::deserialize(&mut de).unwrap_err();
+    assert_eq!(error.to_string(), expected);
+    assert!(error.is_data());
+
+    let mut de = Deserializer::from_reader(&bytes[..]).with_limits(limits);
+    let error = Value::deserialize(&mut de).unwrap_err();
+    assert_eq!(error.to_string(), expected);
+
+    // After a first value, the offset is the stream's.
+    let stream = [&[0xc0][..], &bytes].concat();
+    let mut de = Deserializer::from_reader(&stream[..]).with_limits(limits);
+    <()>::deserialize(&mut de).unwrap();
+    let error = Vec::<Value>::deserialize(&mut de).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "nesting exceeds the depth limit of 99 at offset 100"
+    );
+
+    // Within the limit, cut short is still cut short.
+    let mut de = Deserializer::from_reader(&bytes[..]).with_limits(Limits::default());
+    let error = Value::deserialize(&mut de).unwrap_err();
+    assert!(error.is_eof());
+    assert_eq!(error.to_string(), "unexpected end of input at offset 100");
+}
