@@ -1,0 +1,92 @@
+//! Reading a request body under the size limit, and decoding it under the
+//! depth and value limits.
+
+use axum::extract::Request;
+use bytes::{Bytes, BytesMut};
+use http::header::CONTENT_LENGTH;
+use http::request::Parts;
+use http_body_util::BodyExt;
+use serde::de::DeserializeOwned;
+
+use crate::limits::RequestLimits;
+use crate::rejection::MsgPackRejection;
+
+/// A request's head and its whole body, read under the size limit in force.
+pub(crate) struct Received {
+    pub(crate) parts: Parts,
+    pub(crate) body: Bytes,
+    pub(crate) limits: RequestLimits,
+}
+
+/// Reads the body: refused before reading when its `Content-Length` is
+/// over the limit, and as soon as the bytes read pass it (a chunked or
+/// decompressed body). An empty body is refused too.
+pub(crate) async fn receive(request: Request) -> Result<Received, MsgPackRejection> {
+    let (mut parts, mut body) = request.into_parts();
+    let limits = RequestLimits::of(&parts.extensions);
+    let limit = limits
+        .body_limit(&mut parts.extensions)
+        .unwrap_or(usize::MAX);
+    let declared = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| text.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(MsgPackRejection::too_large(&parts.headers, limit));
+    }
+
+    let mut first = Bytes::new();
+    let mut joined: Option<BytesMut> = None;
+    let mut total = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|error| MsgPackRejection::read_failed(&parts.headers, &error))?;
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        total = total.saturating_add(data.len());
+        if total > limit {
+            return Err(MsgPackRejection::too_large(&parts.headers, limit));
+        }
+        if first.is_empty() {
+            first = data;
+        } else {
+            let buffer = joined.get_or_insert_with(|| {
+                let capacity = declared
+                    .map_or(0, |length| length as usize)
+                    .max(first.len() * 2);
+                let mut buffer = BytesMut::with_capacity(capacity);
+                buffer.extend_from_slice(&first);
+                buffer
+            });
+            buffer.extend_from_slice(&data);
+        }
+    }
+    let body = joined.map_or(first, BytesMut::freeze);
+    if body.is_empty() {
+        return Err(MsgPackRejection::empty(&parts.headers));
+    }
+    Ok(Received {
+        parts,
+        body,
+        limits,
+    })
+}
+
+/// Decodes exactly one `T` from a MessagePack body under the depth and
+/// value limits; trailing bytes are an error.
+pub(crate) fn decode_msgpack<T: DeserializeOwned>(
+    received: &Received,
+) -> Result<T, MsgPackRejection> {
+    let mut deserializer = msgpack_serde::Deserializer::from_slice(&received.body)
+        .with_limits(received.limits.decode_limits());
+    T::deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map_err(|error| MsgPackRejection::msgpack(&received.parts.headers, &error))
+}
+
+/// Decodes exactly one `T` from a JSON body.
+pub(crate) fn decode_json<T: DeserializeOwned>(received: &Received) -> Result<T, MsgPackRejection> {
+    serde_json::from_slice(&received.body)
+        .map_err(|error| MsgPackRejection::json(&received.parts.headers, &error))
+}

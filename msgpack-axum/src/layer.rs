@@ -1,0 +1,385 @@
+//! `NegotiateLayer`: negotiates every response of a router, re-encoding
+//! JSON bodies for the clients that prefer MessagePack.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+use axum::body::Body;
+use axum::response::Response;
+use bytes::{Bytes, BytesMut};
+use http::header::{HeaderValue, CONTENT_ENCODING, CONTENT_TYPE};
+use http::{Method, Request, StatusCode};
+use http_body::Body as _;
+use mediatype::MediaType;
+use msgpack_serde::Config;
+use pin_project_lite::pin_project;
+use tokio::task::futures::TaskLocalFuture;
+use tower_layer::Layer;
+use tower_service::Service;
+
+use crate::media::{self, Kind};
+use crate::negotiate::{Accept, Format, OFFERED};
+use crate::rejection::not_acceptable;
+use crate::transcode::json_to_msgpack;
+use crate::vary;
+
+tokio::task_local! {
+    static NEGOTIATION: Negotiation;
+}
+
+/// What the layer decided for the request being handled, seen by
+/// [`Negotiated`](crate::Negotiated) while the handler runs.
+#[derive(Clone, Debug)]
+pub(crate) struct Negotiation {
+    /// `None` when the request accepts neither JSON nor MessagePack.
+    pub(crate) format: Option<Format>,
+    pub(crate) config: Config,
+}
+
+impl Negotiation {
+    /// The negotiation of the request this task is handling, if a
+    /// [`NegotiateLayer`] is around it.
+    pub(crate) fn current() -> Option<Negotiation> {
+        NEGOTIATION.try_with(Negotiation::clone).ok()
+    }
+}
+
+/// A tower layer that negotiates JSON or MessagePack for every response of
+/// the router (or route) it wraps, from each request's `Accept`.
+///
+/// - Responses of plain `axum::Json` handlers, their error bodies and a
+///   JSON fallback included, are re-encoded as MessagePack for the clients
+///   that prefer it, with no handler change: serde_json's deserializer
+///   drives msgpack-serde's serializer, no tree in between. The headers
+///   the new bytes invalidate (`Content-Length`, `ETag`, `Content-MD5`,
+///   `Digest`, `Content-Digest`, `Repr-Digest`, `Content-Range`) are
+///   removed.
+/// - Only `application/json` and `+json` bodies are re-encoded. A body it
+///   cannot re-encode (streamed, with `Content-Encoding`, of another type)
+///   passes through unchanged when the client accepts it; a success
+///   response the client does not accept becomes `406 Not Acceptable`,
+///   listing the types offered. Error responses (4xx, 5xx) always pass
+///   through: a 406 must not hide why a request failed.
+/// - Every response gets `Vary: Accept` (merged into an existing `Vary`,
+///   not added to `Vary: *`). HEAD, 1xx, 204 and 304 responses keep no
+///   body.
+/// - [`Negotiated`](crate::Negotiated) responses, which need it, are
+///   encoded directly in the chosen format.
+///
+/// ```
+/// use axum::{routing::get, Json, Router};
+/// use msgpack_axum::NegotiateLayer;
+/// use serde_json::{json, Value};
+///
+/// async fn profile() -> Json<Value> {
+///     Json(json!({"id": 1042, "name": "Laravel MessagePack"}))
+/// }
+///
+/// // `Accept: application/msgpack` now gets MessagePack; everyone else JSON.
+/// let app: Router = Router::new().route("/api/profile", get(profile)).layer(NegotiateLayer::new());
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[must_use]
+pub struct NegotiateLayer {
+    config: Config,
+    fallback_to_json: bool,
+}
+
+impl NegotiateLayer {
+    /// Strict negotiation (406 for requests that accept neither format),
+    /// [`Negotiated`](crate::Negotiated) structs as maps keyed by name.
+    pub const fn new() -> NegotiateLayer {
+        NegotiateLayer {
+            config: Config::named(),
+            fallback_to_json: false,
+        }
+    }
+
+    /// Answers JSON instead of `406 Not Acceptable` to requests that accept
+    /// neither JSON nor MessagePack: the lenient choice some frameworks make.
+    ///
+    /// ```
+    /// let layer = msgpack_axum::NegotiateLayer::new().fallback_to_json(true);
+    /// ```
+    pub const fn fallback_to_json(mut self, fallback: bool) -> NegotiateLayer {
+        self.fallback_to_json = fallback;
+        self
+    }
+
+    /// How [`Negotiated`](crate::Negotiated) writes MessagePack: named maps
+    /// by default, `Config::compact()` for structs as arrays. Re-encoded JSON
+    /// objects are always maps.
+    ///
+    /// ```
+    /// let layer = msgpack_axum::NegotiateLayer::new().config(msgpack_serde::Config::compact());
+    /// ```
+    pub const fn config(mut self, config: Config) -> NegotiateLayer {
+        self.config = config;
+        self
+    }
+}
+
+impl Default for NegotiateLayer {
+    fn default() -> NegotiateLayer {
+        NegotiateLayer::new()
+    }
+}
+
+impl<S> Layer<S> for NegotiateLayer {
+    type Service = NegotiateService<S>;
+
+    fn layer(&self, inner: S) -> NegotiateService<S> {
+        NegotiateService {
+            inner,
+            layer: *self,
+        }
+    }
+}
+
+/// The service of [`NegotiateLayer`].
+#[derive(Clone, Debug)]
+pub struct NegotiateService<S> {
+    inner: S,
+    layer: NegotiateLayer,
+}
+
+impl<S, B> Service<Request<B>> for NegotiateService<S>
+where
+    S: Service<Request<B>, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = NegotiateFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let accept = Accept::from_headers(request.headers());
+        let mut format = accept.negotiate();
+        if format.is_none() && self.layer.fallback_to_json {
+            format = Some(Format::Json);
+        }
+        let head = request.method() == Method::HEAD;
+        let negotiation = Negotiation {
+            format: format.clone(),
+            config: self.layer.config,
+        };
+        NegotiateFuture {
+            state: State::Handler {
+                future: NEGOTIATION.scope(negotiation, self.inner.call(request)),
+            },
+            request: Some(RequestView {
+                accept,
+                format,
+                head,
+            }),
+        }
+    }
+}
+
+/// What the response phase needs to know of the request.
+#[derive(Debug)]
+struct RequestView {
+    accept: Accept,
+    format: Option<Format>,
+    head: bool,
+}
+
+pin_project! {
+    /// The future of [`NegotiateService`].
+    pub struct NegotiateFuture<F> {
+        #[pin]
+        state: State<F>,
+        request: Option<RequestView>,
+    }
+}
+
+pin_project! {
+    #[project = StateProjection]
+    enum State<F> {
+        Handler { #[pin] future: TaskLocalFuture<Negotiation, F> },
+        Collecting { collecting: Option<Collecting> },
+    }
+}
+
+/// A JSON response whose body is being read, to be re-encoded.
+struct Collecting {
+    parts: http::response::Parts,
+    body: Body,
+    first: Bytes,
+    joined: Option<BytesMut>,
+    content_type: HeaderValue,
+}
+
+impl<F, E> Future for NegotiateFuture<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = Result<Response, E>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        loop {
+            let this = self.as_mut().project();
+            match this.state.project() {
+                StateProjection::Handler { future } => {
+                    let response = ready!(future.poll(cx))?;
+                    let request = this.request.take().expect("polled after completion");
+                    match respond(response, &request) {
+                        Next::Done(response) => return Poll::Ready(Ok(response)),
+                        Next::Reencode(collecting) => {
+                            *this.request = Some(request);
+                            self.as_mut().project().state.set(State::Collecting {
+                                collecting: Some(collecting),
+                            });
+                        }
+                    }
+                }
+                StateProjection::Collecting { collecting } => {
+                    let state = collecting.as_mut().expect("polled after completion");
+                    let finished = ready!(state.poll_body(cx));
+                    let state = collecting.take().expect("polled after completion");
+                    let request = this.request.take().expect("polled after completion");
+                    return Poll::Ready(Ok(state.finish(finished, &request)));
+                }
+            }
+        }
+    }
+}
+
+/// What to do with a response once the handler has returned it.
+enum Next {
+    Done(Response),
+    Reencode(Collecting),
+}
+
+/// Applies the rules to a response: see [`NegotiateLayer`].
+fn respond(mut response: Response, request: &RequestView) -> Next {
+    vary::add_accept(response.headers_mut());
+    let status = response.status();
+    if status.is_informational()
+        || status == StatusCode::NO_CONTENT
+        || status == StatusCode::NOT_MODIFIED
+    {
+        return Next::Done(response);
+    }
+    let Some(content_type) = response.headers().get(CONTENT_TYPE).cloned() else {
+        return Next::Done(response);
+    };
+    let Some(media) = content_type
+        .to_str()
+        .ok()
+        .and_then(|text| MediaType::parse(text).ok())
+    else {
+        return Next::Done(response);
+    };
+    let is_error = status.is_client_error() || status.is_server_error();
+    match (media::kind(&media), &request.format) {
+        (Kind::Json, Some(Format::Json)) => Next::Done(response),
+        (Kind::Json, Some(Format::MsgPack(msgpack_type))) => {
+            let encoded = response.headers().contains_key(CONTENT_ENCODING);
+            let streamed = response.body().size_hint().exact().is_none();
+            if encoded || streamed {
+                return pass_if_accepted(response, &media, request, is_error);
+            }
+            vary::remove_invalidated(response.headers_mut());
+            response
+                .headers_mut()
+                .insert(CONTENT_TYPE, msgpack_type.clone());
+            if request.head {
+                *response.body_mut() = Body::empty();
+                return Next::Done(response);
+            }
+            let (parts, body) = response.into_parts();
+            Next::Reencode(Collecting {
+                parts,
+                body,
+                first: Bytes::new(),
+                joined: None,
+                content_type,
+            })
+        }
+        (Kind::Json, None) if !is_error => Next::Done(not_acceptable(&OFFERED)),
+        _ => pass_if_accepted(response, &media, request, is_error),
+    }
+}
+
+/// A response this layer leaves as it is: passed when the client accepts
+/// its type (or it reports an error), else `406` offering that type.
+fn pass_if_accepted(
+    response: Response,
+    media: &MediaType<'_>,
+    request: &RequestView,
+    is_error: bool,
+) -> Next {
+    if is_error || request.accept.accepts(media) {
+        return Next::Done(response);
+    }
+    let essence = media.essence().to_string();
+    Next::Done(not_acceptable(&[essence.as_str()]))
+}
+
+impl Collecting {
+    /// Reads the body to its end; `Err` when the body itself fails.
+    fn poll_body(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), axum::Error>> {
+        loop {
+            let Some(frame) = ready!(Pin::new(&mut self.body).poll_frame(cx)) else {
+                return Poll::Ready(Ok(()));
+            };
+            let Ok(data) = frame?.into_data() else {
+                continue; // trailers
+            };
+            if self.first.is_empty() {
+                self.first = data;
+            } else {
+                let first = &self.first;
+                let joined = self
+                    .joined
+                    .get_or_insert_with(|| BytesMut::from(&first[..]));
+                joined.extend_from_slice(&data);
+            }
+        }
+    }
+
+    /// The re-encoded response; the JSON as it was when it cannot be
+    /// re-encoded and the client takes JSON, else a `500`.
+    fn finish(self, read: Result<(), axum::Error>, request: &RequestView) -> Response {
+        let Collecting {
+            mut parts,
+            first,
+            joined,
+            content_type,
+            ..
+        } = self;
+        if let Err(error) = read {
+            return crate::msgpack::serialize_failed(&format_args!(
+                "the response body failed: {error}"
+            ));
+        }
+        let json = joined.map_or(first, BytesMut::freeze);
+        match json_to_msgpack(&json) {
+            Ok(msgpack) => Response::from_parts(parts, Body::from(msgpack)),
+            Err(error) => {
+                let json_type =
+                    MediaType::new(mediatype::names::APPLICATION, mediatype::names::JSON);
+                if request.accept.accepts(&json_type) {
+                    parts.headers.insert(CONTENT_TYPE, content_type);
+                    return Response::from_parts(parts, Body::from(json));
+                }
+                crate::msgpack::serialize_failed(&format_args!(
+                    "the response's JSON could not be re-encoded as MessagePack: {error}"
+                ))
+            }
+        }
+    }
+}
+
+impl<F> std::fmt::Debug for NegotiateFuture<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NegotiateFuture")
+            .field("request", &self.request)
+            .finish_non_exhaustive()
+    }
+}
