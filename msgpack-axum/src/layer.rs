@@ -302,6 +302,10 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
             })
         }
         (Kind::Json, None) if !is_error => Next::Done(not_acceptable(&OFFERED)),
+        // The MessagePack names are one format: a client that takes one
+        // takes a body labelled with another (`application/msgpack` answers
+        // a tie, and `MsgPack<T>` always uses it).
+        (Kind::MsgPack, Some(Format::MsgPack(_))) => Next::Done(response),
         _ => pass_if_accepted(response, &media, request, is_error),
     }
 }
