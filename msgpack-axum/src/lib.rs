@@ -62,6 +62,9 @@
 //! table gives (413, 415, 400, 422). Behind tower-http's
 //! `RequestDecompressionLayer` the size limit counts decompressed bytes.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod body;
 #[cfg(feature = "reqwest")]
 pub mod client;
