@@ -211,7 +211,7 @@ struct Collecting {
     body: Body,
     first: Bytes,
     joined: Option<BytesMut>,
-    content_type: HeaderValue,
+    msgpack_type: HeaderValue,
 }
 
 impl<F, E> Future for NegotiateFuture<F>
@@ -284,12 +284,14 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
             if encoded || streamed {
                 return pass_if_accepted(response, &media, request, is_error);
             }
-            vary::remove_invalidated(response.headers_mut());
-            response
-                .headers_mut()
-                .insert(CONTENT_TYPE, msgpack_type.clone());
             if request.head {
-                *response.body_mut() = Body::empty();
+                // The handler's body is gone (axum strips it for HEAD), so
+                // the MessagePack length is unknown: say nothing of it.
+                vary::remove_invalidated(response.headers_mut());
+                response
+                    .headers_mut()
+                    .insert(CONTENT_TYPE, msgpack_type.clone());
+                *response.body_mut() = Body::new(crate::limits::UnknownLength);
                 return Next::Done(response);
             }
             let (parts, body) = response.into_parts();
@@ -298,7 +300,7 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
                 body,
                 first: Bytes::new(),
                 joined: None,
-                content_type,
+                msgpack_type: msgpack_type.clone(),
             })
         }
         (Kind::Json, None) if !is_error => Next::Done(not_acceptable(&OFFERED)),
@@ -347,14 +349,15 @@ impl Collecting {
         }
     }
 
-    /// The re-encoded response; the JSON as it was when it cannot be
+    /// The re-encoded response, without the headers the new bytes
+    /// invalidate; the JSON response as it was when it cannot be
     /// re-encoded and the client takes JSON, else a `500`.
     fn finish(self, read: Result<(), axum::Error>, request: &RequestView) -> Response {
         let Collecting {
             mut parts,
             first,
             joined,
-            content_type,
+            msgpack_type,
             ..
         } = self;
         if let Err(error) = read {
@@ -364,12 +367,15 @@ impl Collecting {
         }
         let json = joined.map_or(first, BytesMut::freeze);
         match json_to_msgpack(&json) {
-            Ok(msgpack) => Response::from_parts(parts, Body::from(msgpack)),
+            Ok(msgpack) => {
+                vary::remove_invalidated(&mut parts.headers);
+                parts.headers.insert(CONTENT_TYPE, msgpack_type);
+                Response::from_parts(parts, Body::from(msgpack))
+            }
             Err(error) => {
                 let json_type =
                     MediaType::new(mediatype::names::APPLICATION, mediatype::names::JSON);
                 if request.accept.accepts(&json_type) {
-                    parts.headers.insert(CONTENT_TYPE, content_type);
                     return Response::from_parts(parts, Body::from(json));
                 }
                 crate::msgpack::serialize_failed(&format_args!(

@@ -198,8 +198,9 @@ fn axum_body_limit(extensions: &mut Extensions) -> Option<Option<usize>> {
     set.then_some(limit)
 }
 
-/// An empty body whose length is unknown, so a limit shows in its hint.
-struct UnknownLength;
+/// An empty body whose length is unknown: a limit shows in its hint, and
+/// a HEAD response with it claims no length.
+pub(crate) struct UnknownLength;
 
 impl http_body::Body for UnknownLength {
     type Data = bytes::Bytes;

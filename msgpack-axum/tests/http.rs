@@ -425,7 +425,13 @@ fn json_router() -> Router {
         )
         .route(
             "/broken",
-            get(|| async { ([(header::CONTENT_TYPE, "application/json")], "{\"a\":") }),
+            get(|| async {
+                let headers = [
+                    (header::CONTENT_TYPE, "application/json"),
+                    (header::ETAG, "\"v1\""),
+                ];
+                (headers, "{\"a\":")
+            }),
         )
         .route(
             "/internal",
@@ -576,6 +582,12 @@ async fn json_the_layer_cannot_parse_passes_when_json_is_accepted() {
     .await;
     assert_eq!(both.status(), StatusCode::OK);
     assert_eq!(content_type(&both), "application/json");
+    assert_eq!(
+        both.headers()[header::ETAG],
+        "\"v1\"",
+        "the JSON passes with its headers"
+    );
+    assert_eq!(both.headers()[header::CONTENT_LENGTH], "5");
     assert_eq!(both.text().await.unwrap(), "{\"a\":");
     let only = get_with(&base, "/broken", &["application/msgpack"]).await;
     assert_eq!(only.status(), StatusCode::INTERNAL_SERVER_ERROR);
@@ -593,6 +605,10 @@ async fn head_204_and_304_keep_no_body() {
     assert_eq!(head.status(), StatusCode::OK);
     assert_eq!(content_type(&head), "application/msgpack");
     assert_eq!(vary(&head), ["Accept"]);
+    assert!(
+        head.headers().get(header::CONTENT_LENGTH).is_none(),
+        "the JSON length would be wrong, and 0 too"
+    );
     assert!(head.bytes().await.unwrap().is_empty());
     let no_content = get_with(&base, "/no-content", &["application/msgpack"]).await;
     assert_eq!(no_content.status(), StatusCode::NO_CONTENT);
