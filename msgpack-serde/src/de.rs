@@ -11,7 +11,7 @@ use serde::forward_to_deserialize_any;
 use crate::int_head::int_head;
 use crate::raw::RAW_VALUE_NAME;
 use crate::read::{IoRead, SliceRead};
-use crate::{Error, Result};
+use crate::{Error, Result, StreamDeserializer};
 
 /// Hands strings and bytes to a visitor: borrowed from the input when it
 /// lives for `'de`, copied (transient) otherwise.
@@ -784,8 +784,30 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         result.map_err(|error| error.at(start))
     }
 
+    /// Bin, and also a str: its text when it is UTF-8, else its bytes as
+    /// they are (the old "raw" type, from before str and bin were apart,
+    /// held any bytes), so a bytes target reads them. Anything else
+    /// through `any`.
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        one_value!(self, |start| match self.reader.peek_marker()?.family() {
+            Family::Str => {
+                let len = self.reader.read_str_len()?;
+                let bytes = self.reader.take(len as usize)?;
+                match msgpack_core::decode::str_from_utf8(bytes) {
+                    Ok(s) => M::visit_str(visitor, s),
+                    Err(_) => M::visit_bytes(visitor, bytes),
+                }
+            }
+            _ => self.any(start, visitor),
+        })
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
     forward_to_deserialize_any! {
-        char bytes byte_buf map struct
+        char map struct
     }
 }
 
@@ -1087,6 +1109,51 @@ impl<'de> Deserializer<SliceRead<'de>> {
         self.read.pos
     }
 
+    /// The whole input (read from [`byte_offset`](Self::byte_offset) on).
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let bytes = [0x01, 0x02];
+    /// let mut de = Deserializer::from_slice(&bytes);
+    /// u8::deserialize(&mut de).unwrap();
+    /// assert_eq!(&de.get_ref()[de.byte_offset()..], [0x02]);
+    /// ```
+    pub fn get_ref(&self) -> &'de [u8] {
+        self.read.input
+    }
+
+    /// Gives back the input, whole.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    ///
+    /// let bytes = [0xc0];
+    /// assert_eq!(Deserializer::from_slice(&bytes).into_inner(), [0xc0]);
+    /// ```
+    pub fn into_inner(self) -> &'de [u8] {
+        self.read.input
+    }
+
+    /// The values left, one after another, as serde_json's `into_iter`:
+    /// a [`StreamDeserializer`] with these limits and settings.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    ///
+    /// let bytes = [0x01, 0x02, 0x03];
+    /// let mut de = Deserializer::from_slice(&bytes);
+    /// assert_eq!(u8::deserialize(&mut de).unwrap(), 1);
+    /// let rest: Vec<u8> = de.into_iter().collect::<Result<_, _>>().unwrap();
+    /// assert_eq!(rest, [2, 3]);
+    /// ```
+    #[allow(clippy::should_implement_trait)]
+    pub fn into_iter<T: de::Deserialize<'de>>(self) -> StreamDeserializer<SliceRead<'de>, T> {
+        StreamDeserializer::from_deserializer(self)
+    }
+
     /// Runs `f` on a decoder at the current position; advances past what
     /// it read only if it succeeded.
     fn run<T>(&mut self, f: impl FnOnce(&mut Decoder<'de, Borrowed>) -> Result<T>) -> Result<T> {
@@ -1170,6 +1237,54 @@ impl<R: io::Read> Deserializer<IoRead<R>> {
     /// ```
     pub fn into_inner(self) -> R {
         self.read.reader
+    }
+
+    /// The reader. A byte read ahead to find the end of the stream (by
+    /// [`end`](Self::end) or a [`StreamDeserializer`]) is held apart.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    ///
+    /// let input: &[u8] = &[0xc0];
+    /// let de = Deserializer::from_reader(input);
+    /// assert_eq!(*de.get_ref(), [0xc0]);
+    /// ```
+    pub fn get_ref(&self) -> &R {
+        &self.read.reader
+    }
+
+    /// The reader, mutably: to read what follows a value yourself.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    /// use serde::Deserialize;
+    /// use std::io::Read;
+    ///
+    /// let input: &[u8] = &[0x01, b'\n', 0x02];
+    /// let mut de = Deserializer::from_reader(input);
+    /// assert_eq!(u8::deserialize(&mut de).unwrap(), 1);
+    /// let mut newline = [0u8];
+    /// de.get_mut().read_exact(&mut newline).unwrap();
+    /// assert_eq!(u8::deserialize(&mut de).unwrap(), 2);
+    /// ```
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.read.reader
+    }
+
+    /// The values left in the stream, one after another, as serde_json's
+    /// `into_iter`: a [`StreamDeserializer`] with these limits and
+    /// settings.
+    ///
+    /// ```
+    /// use msgpack_serde::Deserializer;
+    ///
+    /// let input: &[u8] = &[0xa1, b'a', 0xa1, b'b'];
+    /// let words: Vec<String> = Deserializer::from_reader(input).into_iter().collect::<Result<_, _>>().unwrap();
+    /// assert_eq!(words, ["a", "b"]);
+    /// ```
+    #[allow(clippy::should_implement_trait)]
+    pub fn into_iter<T: de::DeserializeOwned>(self) -> StreamDeserializer<IoRead<R>, T> {
+        StreamDeserializer::from_deserializer(self)
     }
 
     /// Reads the next value's bytes, then runs `f` on a decoder over them.

@@ -1,16 +1,19 @@
 //! The serde `Serializer`: the serde data model onto MessagePack.
 
+use std::io;
+
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{encode, Integer, Reader, Token, Write};
+use msgpack_core::{encode, Integer, IoWriter, Reader, Token, Write};
 use serde::ser::{self, Serialize};
 
 use crate::raw::RAW_VALUE_NAME;
 use crate::{Config, Error, Result};
 
 /// A serde `Serializer` writing MessagePack into any
-/// [`msgpack_core::Write`] output: `Vec<u8>` (the fast path),
-/// [`SliceWriter`](msgpack_core::SliceWriter) or
-/// [`IoWriter`](msgpack_core::IoWriter).
+/// [`msgpack_core::Write`] output: `Vec<u8>` or `&mut Vec<u8>` (the fast
+/// path, appending in place), [`SliceWriter`](msgpack_core::SliceWriter)
+/// or [`IoWriter`]; [`Serializer::from_writer`] takes any
+/// [`std::io::Write`].
 ///
 /// | serde | MessagePack |
 /// |---|---|
@@ -79,6 +82,71 @@ where
     /// ```
     pub fn with_config(out: W, config: Config) -> Self {
         Serializer { out, config }
+    }
+}
+
+impl<W: io::Write> Serializer<IoWriter<W>> {
+    /// A serializer writing into any [`std::io::Write`] (a file, a socket,
+    /// `&mut dyn io::Write`), with the default (named) [`Config`]: what
+    /// rmp-serde's `Serializer::new(writer)` is. Each value is a few small
+    /// writes: wrap files and sockets in a [`std::io::BufWriter`]. Into a
+    /// `Vec<u8>`, [`Serializer::new`] is faster.
+    ///
+    /// ```
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    /// use std::io::Write;
+    ///
+    /// let mut out = Vec::new();
+    /// let writer: &mut dyn Write = &mut out;
+    /// let mut serializer = Serializer::from_writer(writer);
+    /// ("a", 1).serialize(&mut serializer)?;
+    /// assert_eq!(out, [0x92, 0xa1, b'a', 0x01]);
+    /// # Ok::<(), msgpack_serde::Error>(())
+    /// ```
+    pub fn from_writer(writer: W) -> Self {
+        Serializer::from_writer_with_config(writer, Config::named())
+    }
+
+    /// A serializer writing into any [`std::io::Write`] under `config`.
+    ///
+    /// ```
+    /// use msgpack_serde::{Config, Serializer};
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: i8 }
+    ///
+    /// fn save<W: std::io::Write>(writer: W, point: &Point) -> msgpack_serde::Result<W> {
+    ///     let mut serializer = Serializer::from_writer_with_config(writer, Config::compact());
+    ///     point.serialize(&mut serializer)?;
+    ///     Ok(serializer.into_writer())
+    /// }
+    ///
+    /// let cursor = save(std::io::Cursor::new(Vec::new()), &Point { x: -1 })?;
+    /// assert_eq!(cursor.into_inner(), [0x91, 0xff]);
+    /// # Ok::<(), msgpack_serde::Error>(())
+    /// ```
+    pub fn from_writer_with_config(writer: W, config: Config) -> Self {
+        Serializer {
+            out: IoWriter::new(writer),
+            config,
+        }
+    }
+
+    /// Gives back the writer.
+    ///
+    /// ```
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    ///
+    /// let mut serializer = Serializer::from_writer(std::io::Cursor::new(Vec::new()));
+    /// true.serialize(&mut serializer)?;
+    /// assert_eq!(serializer.into_writer().into_inner(), [0xc3]);
+    /// # Ok::<(), msgpack_serde::Error>(())
+    /// ```
+    pub fn into_writer(self) -> W {
+        self.out.into_inner()
     }
 }
 

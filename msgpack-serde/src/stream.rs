@@ -83,6 +83,15 @@ impl<R: io::Read, T: DeserializeOwned> StreamDeserializer<IoRead<R>, T> {
 }
 
 impl<R, T> StreamDeserializer<R, T> {
+    /// Values from where `de` stands, with its limits and settings.
+    pub(crate) fn from_deserializer(de: Deserializer<R>) -> Self {
+        StreamDeserializer {
+            de,
+            failed: false,
+            output: PhantomData,
+        }
+    }
+
     /// Sets the [`Limits`]: the depth and value-count limits apply to each
     /// value, the size limit to the whole input (for a reader, every byte
     /// read from the stream so far).

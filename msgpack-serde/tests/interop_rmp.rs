@@ -480,3 +480,218 @@ fn reads_rmp_serde_unit_and_128_bit_forms() {
         "invalid length 2, expected 16 bytes of a 128-bit integer at offset 0"
     );
 }
+
+// ------------------------------------------------ migrating from rmp-serde
+
+#[test]
+fn a_serializer_over_any_io_write() {
+    use std::io::{BufWriter, Cursor, Write};
+
+    use msgpack_serde::{Config, Serializer};
+
+    let account = account(all_statuses());
+    // rmp-serde's default is compact; `with_struct_map` is named.
+    let mut rmp_compact = Vec::new();
+    account
+        .serialize(&mut rmp_serde::Serializer::new(&mut rmp_compact))
+        .unwrap();
+    let mut rmp_named = Vec::new();
+    account
+        .serialize(&mut rmp_serde::Serializer::new(&mut rmp_named).with_struct_map())
+        .unwrap();
+
+    // A `&mut dyn Write`.
+    let mut out = Vec::new();
+    let writer: &mut dyn Write = &mut out;
+    let mut serializer = Serializer::from_writer_with_config(writer, Config::compact());
+    account.serialize(&mut serializer).unwrap();
+    assert_eq!(out, rmp_compact);
+
+    // A writer of a type generic code knows only as `io::Write`.
+    fn save<W: Write, T: Serialize>(writer: W, value: &T, config: Config) -> W {
+        let mut serializer = Serializer::from_writer_with_config(writer, config);
+        value.serialize(&mut serializer).unwrap();
+        serializer.into_writer()
+    }
+    let cursor = save(Cursor::new(Vec::new()), &account, Config::named());
+    assert_eq!(cursor.into_inner(), rmp_named);
+    let buffered = save(BufWriter::new(Vec::new()), &account, Config::compact());
+    assert_eq!(buffered.into_inner().unwrap(), rmp_compact);
+    assert_eq!(
+        save(Vec::new(), &account, Config::named()),
+        msgpack_serde::to_vec(&account).unwrap()
+    );
+
+    // The fast path appends to a `Vec` in place, as rmp-serde's does.
+    let mut out = vec![0xc0];
+    account
+        .serialize(&mut Serializer::with_config(&mut out, Config::compact()))
+        .unwrap();
+    assert_eq!(out, [&[0xc0][..], &rmp_compact].concat());
+}
+
+#[test]
+fn to_writer_appends_and_writes_once() {
+    use std::io::{self, Write};
+
+    use msgpack_serde::Config;
+
+    let account = account(all_statuses());
+    let mut out = vec![0xc0];
+    msgpack_serde::to_writer(&mut out, &account).unwrap();
+    msgpack_serde::to_writer_compact(&mut out, &account).unwrap();
+    let config = Config::compact().variants_as_indices(true);
+    msgpack_serde::to_writer_with_config(&mut out, &Status::Active, config).unwrap();
+    let expected = [
+        &[0xc0][..],
+        &rmp_serde::to_vec_named(&account).unwrap(),
+        &rmp_serde::to_vec(&account).unwrap(),
+        &[0x00],
+    ]
+    .concat();
+    assert_eq!(out, expected);
+
+    // One `write` call per value, however many parts it has.
+    struct Counting(Vec<usize>);
+    impl Write for Counting {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.push(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counting = Counting(Vec::new());
+    msgpack_serde::to_writer(&mut counting, &account).unwrap();
+    assert_eq!(
+        counting.0,
+        [rmp_serde::to_vec_named(&account).unwrap().len()]
+    );
+
+    // A value whose `Serialize` calls `to_writer` itself.
+    struct Nested(u8);
+    impl Serialize for Nested {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut inner = Vec::new();
+            msgpack_serde::to_writer(&mut inner, &self.0).map_err(serde::ser::Error::custom)?;
+            s.serialize_bytes(&inner)
+        }
+    }
+    let mut out = Vec::new();
+    msgpack_serde::to_writer(&mut out, &[Nested(1), Nested(2)]).unwrap();
+    assert_eq!(out, [0x92, 0xc4, 0x01, 0x01, 0xc4, 0x01, 0x02]);
+
+    // A large value, then a small one: the buffer starts empty each time.
+    let big = vec![7u8; 100_000];
+    msgpack_serde::to_writer(io::sink(), &big).unwrap();
+    let mut out = Vec::new();
+    msgpack_serde::to_writer(&mut out, &1u8).unwrap();
+    assert_eq!(out, [0x01]);
+}
+
+#[test]
+fn deserializer_accessors_and_into_iter() {
+    use msgpack_serde::{Deserializer, Limits, Value};
+    use std::io::Read;
+
+    // rmp-serde: `Deserializer::new(reader)`, `get_ref`, `get_mut`,
+    // `into_inner`, `position`; ours: `from_reader`, the same three and
+    // `byte_offset`.
+    let bytes = [0x01, 0x02, b'!', 0x03, 0x04];
+    let mut de = Deserializer::from_reader(&bytes[..]);
+    assert_eq!(u8::deserialize(&mut de).unwrap(), 1);
+    assert_eq!(de.byte_offset(), 1);
+    assert_eq!(*de.get_ref(), [0x02, b'!', 0x03, 0x04]);
+    assert_eq!(u8::deserialize(&mut de).unwrap(), 2);
+    let mut bang = [0u8];
+    de.get_mut().read_exact(&mut bang).unwrap();
+    assert_eq!(bang, *b"!");
+    let rest: Vec<u8> = de.into_iter().collect::<Result<_, _>>().unwrap();
+    assert_eq!(rest, [3, 4]);
+
+    let de = Deserializer::from_reader(&bytes[..]);
+    assert_eq!(de.into_inner(), bytes);
+
+    // From a slice.
+    let bytes = [0x01, 0x02, 0xa1, b'x'];
+    let mut de = Deserializer::from_slice(&bytes);
+    assert_eq!(u8::deserialize(&mut de).unwrap(), 1);
+    assert_eq!(de.get_ref(), bytes);
+    assert_eq!(de.byte_offset(), 1);
+    let mut values = de.into_iter::<u8>();
+    assert_eq!(values.next().unwrap().unwrap(), 2);
+    assert_eq!(
+        values.next().unwrap().unwrap_err().to_string(),
+        "invalid type: string \"x\", expected u8 at offset 2"
+    );
+    assert_eq!(Deserializer::from_slice(&bytes).into_inner(), bytes);
+
+    // The iterator keeps the deserializer's limits and settings.
+    let nested = [0x91, 0x91, 0xc0];
+    let limits = Limits::default().max_depth(1);
+    let mut values = Deserializer::from_slice(&nested)
+        .with_limits(limits)
+        .into_iter::<Value>();
+    assert_eq!(
+        values.next().unwrap().unwrap_err().to_string(),
+        "nesting exceeds the depth limit of 1 at offset 1"
+    );
+    let text = msgpack_serde::to_vec_with_config(
+        &std::net::Ipv4Addr::LOCALHOST,
+        msgpack_serde::Config::named().human_readable(true),
+    )
+    .unwrap();
+    let mut ips = Deserializer::from_reader(&text[..])
+        .human_readable(true)
+        .into_iter::<std::net::Ipv4Addr>();
+    assert_eq!(ips.next().unwrap().unwrap(), std::net::Ipv4Addr::LOCALHOST);
+    assert!(ips.next().is_none());
+}
+
+#[test]
+fn a_str_that_is_not_utf8_reads_into_bytes_targets() {
+    use serde_bytes::ByteBuf;
+
+    // The old "raw" type: a str holding any bytes.
+    let raw = [0xa3, b'a', 0xff, b'b'];
+    assert_eq!(
+        msgpack_serde::from_slice::<ByteBuf>(&raw).unwrap(),
+        ByteBuf::from(vec![b'a', 0xff, b'b'])
+    );
+    assert_eq!(
+        msgpack_serde::from_reader::<_, ByteBuf>(&raw[..]).unwrap(),
+        ByteBuf::from(vec![b'a', 0xff, b'b'])
+    );
+    #[derive(Deserialize, PartialEq, Debug)]
+    struct Blob<'a> {
+        #[serde(with = "serde_bytes")]
+        owned: Vec<u8>,
+        #[serde(borrow, with = "serde_bytes")]
+        borrowed: &'a [u8],
+    }
+    let blob = [&[0x92][..], &raw, &raw].concat();
+    let read: Blob<'_> = msgpack_serde::from_slice(&blob).unwrap();
+    assert_eq!(read.owned, b"a\xffb");
+    assert_eq!(read.borrowed, b"a\xffb");
+    assert_eq!(read.borrowed.as_ptr(), blob[6..].as_ptr());
+    // rmp-serde reads it the same way.
+    assert_eq!(
+        rmp_serde::from_slice::<ByteBuf>(&raw).unwrap().as_slice(),
+        b"a\xffb"
+    );
+    // Valid text into a bytes target, as before.
+    assert_eq!(
+        msgpack_serde::from_slice::<ByteBuf>(b"\xa2hi").unwrap(),
+        ByteBuf::from(b"hi".to_vec())
+    );
+
+    // Into a string it stays an error, with the offset.
+    let error = msgpack_serde::from_slice::<String>(&raw).unwrap_err();
+    assert_eq!(error.to_string(), "invalid UTF-8 in string at offset 0");
+    let error =
+        msgpack_serde::from_slice::<(u8, String)>(&[&[0x92, 0x01][..], &raw].concat()).unwrap_err();
+    assert_eq!(error.to_string(), "invalid UTF-8 in string at offset 2");
+    let error = msgpack_serde::from_slice::<Value>(&raw).unwrap_err();
+    assert_eq!(error.to_string(), "invalid UTF-8 in string at offset 0");
+}
