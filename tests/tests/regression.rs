@@ -266,7 +266,7 @@ fn compact_variants_inside_untagged_tagged_and_flattened_types_read_back() {
 fn derived_enums_read_back_inside_untagged_tagged_and_flattened_types() {
     use serde::{Deserialize, Serialize};
 
-    #[derive(MsgPack, PartialEq, Debug, Clone)]
+    #[derive(MsgPack, PartialEq, Eq, PartialOrd, Ord, Debug, Clone)]
     enum Level {
         #[msgpack(tag = 1)]
         Low,
@@ -307,6 +307,24 @@ fn derived_enums_read_back_inside_untagged_tagged_and_flattened_types() {
         inner: Inner,
     }
 
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    #[serde(untagged)]
+    enum Keyed {
+        Keys(std::collections::BTreeMap<Level, u8>),
+    }
+    #[derive(MsgPack, PartialEq, Debug)]
+    #[msgpack(array)]
+    struct Row {
+        #[msgpack(tag = 0)]
+        level: Level,
+        #[msgpack(tag = 1)]
+        n: u8,
+    }
+    #[derive(Serialize, Deserialize, PartialEq, Debug)]
+    #[serde(untagged)]
+    enum Rows {
+        Row(Row),
+    }
     #[derive(Serialize, Deserialize, PartialEq, Debug)]
     struct Flat {
         id: u8,
@@ -377,6 +395,30 @@ fn derived_enums_read_back_inside_untagged_tagged_and_flattened_types() {
             assert_eq!(
                 msgpack_serde::from_slice::<Flat>(&encoded.unwrap()).unwrap(),
                 flat
+            );
+        }
+        // As a map key, and in an array-form struct.
+        let keyed = Keyed::Keys(std::collections::BTreeMap::from([(flat.level.clone(), 1)]));
+        let row = Rows::Row(Row {
+            level: flat.level,
+            n: 2,
+        });
+        for bytes in [
+            msgpack_serde::to_vec(&keyed),
+            msgpack_serde::to_vec_compact(&keyed),
+        ] {
+            assert_eq!(
+                msgpack_serde::from_slice::<Keyed>(&bytes.unwrap()).unwrap(),
+                keyed
+            );
+        }
+        for bytes in [
+            msgpack_serde::to_vec(&row),
+            msgpack_serde::to_vec_compact(&row),
+        ] {
+            assert_eq!(
+                msgpack_serde::from_slice::<Rows>(&bytes.unwrap()).unwrap(),
+                row
             );
         }
     }
