@@ -1,0 +1,93 @@
+//! `msgpack decode`: MessagePack (or a stream of values) to JSON.
+
+use std::io::Write;
+
+use msgpack_serde::core::Reader;
+
+use crate::cli::DecodeArgs;
+use crate::error::{Failure, Result};
+use crate::frames::{FrameError, Frames};
+use crate::io::{input_name, open_input, open_output, read_all};
+use crate::to_json::{self, Style};
+
+pub fn run(args: &DecodeArgs) -> Result<()> {
+    let style = if args.plain {
+        Style::Plain
+    } else {
+        Style::Tagged
+    };
+    let name = input_name(args.io.file.as_deref());
+    let mut out = open_output(args.io.output.as_ref())?;
+    if args.lines {
+        let mut frames = Frames::new(open_input(args.io.file.as_ref())?, None);
+        let mut number = 0usize;
+        loop {
+            number += 1;
+            let next = frames
+                .next_value()
+                .map_err(|error| frame_failure(error, number, &name))?;
+            let Some((offset, value)) = next else { break };
+            let mut reader = Reader::new(value);
+            to_json::write(
+                &mut reader,
+                offset,
+                style,
+                &mut serde_json::Serializer::new(&mut out),
+            )
+            .map_err(|error| json_failure(error, Some(number)))?;
+            out.write_all(b"\n")?;
+        }
+    } else {
+        let bytes = read_all(args.io.file.as_ref())?;
+        let mut reader = Reader::new(&bytes);
+        let result = if args.pretty {
+            to_json::write(
+                &mut reader,
+                0,
+                style,
+                &mut serde_json::Serializer::pretty(&mut out),
+            )
+        } else {
+            to_json::write(
+                &mut reader,
+                0,
+                style,
+                &mut serde_json::Serializer::new(&mut out),
+            )
+        };
+        result.map_err(|error| json_failure(error, None))?;
+        if !reader.is_empty() {
+            return Err(Failure::invalid(format!(
+                "trailing bytes after the value at offset {}",
+                reader.position()
+            )));
+        }
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// A failure of the JSON side: writing the output, or the MessagePack
+/// read through it.
+fn json_failure(error: serde_json::Error, line: Option<usize>) -> Failure {
+    if error.is_io() {
+        return Failure::from(std::io::Error::from(error));
+    }
+    match line {
+        Some(line) => Failure::invalid(format!("line {line}: {error}")),
+        None => Failure::invalid(error),
+    }
+}
+
+/// A failure framing value `number` of a stream.
+pub fn frame_failure(error: FrameError, number: usize, name: &str) -> Failure {
+    match error {
+        FrameError::Invalid(error) => Failure::invalid(format!("line {number}: {error}")),
+        FrameError::TooLarge { offset, limit } => Failure::invalid(format!(
+            "line {number}: value exceeds the size limit of {limit} bytes at offset {}",
+            offset + limit
+        )),
+        FrameError::Io(error) => Failure::io(name, error),
+    }
+}

@@ -1,0 +1,29 @@
+//! One file per command.
+
+mod completions;
+mod decode;
+mod encode;
+mod inspect;
+mod schema;
+mod summary;
+mod validate;
+
+use std::process::ExitCode;
+
+use crate::cli::{Command, SchemaCommand};
+use crate::error::Result;
+
+/// Runs a command; `Ok` carries the exit code of a command that reports
+/// rather than fails (`schema check` finding breaking changes).
+pub fn run(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Encode(args) => encode::run(&args),
+        Command::Decode(args) => decode::run(&args),
+        Command::Inspect(args) if args.summary => summary::run(&args),
+        Command::Inspect(args) => inspect::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Schema(SchemaCommand::Check(args)) => return schema::check(&args),
+        Command::Completions(args) => completions::run(&args),
+    }
+    .map(|()| ExitCode::SUCCESS)
+}

@@ -1,0 +1,54 @@
+//! How a command fails: one line on stderr and an exit code.
+
+use std::fmt;
+use std::io;
+use std::process::ExitCode;
+
+/// A failed command.
+#[derive(Debug)]
+pub enum Failure {
+    /// The data is invalid: exit 1.
+    Invalid(String),
+    /// A usage or I/O error: exit 2.
+    Usage(String),
+    /// The reader of our output went away (`| head`): stop quietly.
+    BrokenPipe,
+}
+
+impl Failure {
+    pub fn invalid(message: impl fmt::Display) -> Failure {
+        Failure::Invalid(message.to_string())
+    }
+
+    /// An I/O error on `what` (a path, or "standard input").
+    pub fn io(what: &str, error: io::Error) -> Failure {
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            return Failure::BrokenPipe;
+        }
+        Failure::Usage(format!("{what}: {error}"))
+    }
+
+    /// Prints the message and gives the exit code.
+    pub fn report(self) -> ExitCode {
+        match self {
+            Failure::Invalid(message) => {
+                eprintln!("msgpack: {message}");
+                ExitCode::from(1)
+            }
+            Failure::Usage(message) => {
+                eprintln!("msgpack: {message}");
+                ExitCode::from(2)
+            }
+            Failure::BrokenPipe => ExitCode::SUCCESS,
+        }
+    }
+}
+
+/// Writing the output failed.
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Failure {
+        Failure::io("writing the output", error)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Failure>;

@@ -1,0 +1,339 @@
+//! MessagePack to JSON: a value read token by token from the input is
+//! handed to serde_json's serializer as it is read, with no tree between.
+
+use std::cell::RefCell;
+
+use msgpack_serde::core::{Family, Reader, Token};
+use msgpack_serde::Timestamp;
+use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
+use serde::{Serialize, Serializer};
+
+use crate::tags;
+
+/// How what JSON cannot hold is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// The reversible tagged forms of [`tags`].
+    Tagged,
+    /// Ordinary JSON: bytes as base64 strings, timestamps as RFC 3339
+    /// strings, keys as strings, non-finite floats as `null`.
+    Plain,
+}
+
+/// The nesting depth `decode` follows before refusing the input.
+pub const MAX_DEPTH: usize = 512;
+
+/// Writes the value at the reader's position as JSON into `serializer`,
+/// leaving the reader after it. Error offsets are `base` bytes on from the
+/// reader's (the input's offset in a stream).
+pub fn write<S: Serializer>(
+    reader: &mut Reader<'_>,
+    base: usize,
+    style: Style,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let cell = RefCell::new(reader.clone());
+    let result = Node {
+        reader: &cell,
+        style,
+        depth: 0,
+        base,
+    }
+    .serialize(serializer);
+    *reader = cell.into_inner();
+    result
+}
+
+/// The next value of a shared reader, as something serde can serialize.
+struct Node<'r, 'a> {
+    reader: &'r RefCell<Reader<'a>>,
+    style: Style,
+    depth: usize,
+    base: usize,
+}
+
+impl<'r, 'a> Node<'r, 'a> {
+    fn child(&self) -> Node<'r, 'a> {
+        Node {
+            reader: self.reader,
+            style: self.style,
+            depth: self.depth + 1,
+            base: self.base,
+        }
+    }
+
+    fn error<E: serde::ser::Error>(&self, error: msgpack_serde::core::Error) -> E {
+        E::custom(format_args!(
+            "{} at offset {}",
+            error.kind(),
+            self.base + error.offset()
+        ))
+    }
+}
+
+impl Serialize for Node<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let offset = self.reader.borrow().position();
+        let token = self
+            .reader
+            .borrow_mut()
+            .read_token()
+            .map_err(|error| self.error(error))?;
+        let tagged = self.style == Style::Tagged;
+        match token {
+            Token::Nil => serializer.serialize_unit(),
+            Token::Bool(value) => serializer.serialize_bool(value),
+            Token::Int(integer) => match integer.as_u64() {
+                Some(value) => serializer.serialize_u64(value),
+                None => serializer.serialize_i64(integer.as_i64().unwrap_or_default()),
+            },
+            Token::F32(value) if tagged && value.is_finite() => {
+                tag(serializer, tags::FLOAT32, &value)
+            }
+            Token::F32(value) if tagged => tag(
+                serializer,
+                tags::FLOAT32,
+                tags::non_finite_text(f64::from(value)),
+            ),
+            Token::F32(value) => Float(f64::from(value)).serialize(serializer),
+            Token::F64(value) if tagged && !value.is_finite() => {
+                tag(serializer, tags::FLOAT64, tags::non_finite_text(value))
+            }
+            Token::F64(value) => Float(value).serialize(serializer),
+            Token::Str(text) => serializer.serialize_str(text),
+            Token::Bin(bytes) if tagged => tag(serializer, tags::BIN, &tags::base64(bytes)),
+            Token::Bin(bytes) => serializer.serialize_str(&tags::base64(bytes)),
+            Token::Ext(ext_type, data) => {
+                let text = (ext_type == msgpack_serde::core::TIMESTAMP_EXT_TYPE)
+                    .then(|| Timestamp::from_ext_data(data))
+                    .flatten()
+                    .and_then(tags::timestamp_text);
+                match (text, tagged) {
+                    (Some(text), true) => tag(serializer, tags::TIMESTAMP, &text),
+                    (Some(text), false) => serializer.serialize_str(&text),
+                    (None, true) => tag(serializer, tags::EXT, &ExtBody { ext_type, data }),
+                    (None, false) => ExtBody { ext_type, data }.serialize(serializer),
+                }
+            }
+            Token::Array(len) => {
+                self.enter(offset)?;
+                let mut seq = serializer.serialize_seq(Some(len as usize))?;
+                for _ in 0..len {
+                    seq.serialize_element(&self.child())?;
+                }
+                seq.end()
+            }
+            Token::Map(len) => {
+                self.enter(offset)?;
+                if tagged && !self.keys_are_strings(len) {
+                    return tag(
+                        serializer,
+                        tags::MAP,
+                        &Pairs {
+                            node: self.child(),
+                            len,
+                        },
+                    );
+                }
+                let mut map = serializer.serialize_map(Some(len as usize))?;
+                for index in 0..len {
+                    let key = self.key(index == 0)?;
+                    map.serialize_key(&key)?;
+                    map.serialize_value(&self.child())?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl Node<'_, '_> {
+    /// Refuses a container past [`MAX_DEPTH`].
+    fn enter<E: serde::ser::Error>(&self, offset: usize) -> Result<(), E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom(format_args!(
+                "nesting exceeds the depth limit of {MAX_DEPTH} at offset {}",
+                self.base + offset
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whether the `len` keys of the map being read are all strings; the
+    /// reader stays where it is.
+    fn keys_are_strings(&self, len: u32) -> bool {
+        let mut probe = self.reader.borrow().clone();
+        for _ in 0..len {
+            match probe.peek_marker() {
+                Ok(marker) if marker.family() == Family::Str => {}
+                _ => return false,
+            }
+            if probe.skip().is_err() || probe.skip().is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The next map key as a JSON object key: a string escaped as
+    /// [`tags::escape`] says, or (plain) another value's JSON text.
+    fn key<E: serde::ser::Error>(&self, first: bool) -> Result<String, E> {
+        let is_str = self
+            .reader
+            .borrow()
+            .peek_marker()
+            .is_ok_and(|marker| marker.family() == Family::Str);
+        if is_str {
+            let text = self
+                .reader
+                .borrow_mut()
+                .read_str()
+                .map_err(|error| self.error::<E>(error))?;
+            return Ok(match self.style {
+                Style::Tagged => tags::escape(text, first).unwrap_or_else(|| text.to_string()),
+                Style::Plain => text.to_string(),
+            });
+        }
+        serde_json::to_string(&self.child()).map_err(E::custom)
+    }
+}
+
+/// `{tag: value}`.
+fn tag<S: Serializer, T: Serialize + ?Sized>(
+    serializer: S,
+    name: &str,
+    value: &T,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(1))?;
+    map.serialize_entry(name, value)?;
+    map.end()
+}
+
+/// A float as plain JSON: non-finite ones as `null`.
+struct Float(f64);
+
+impl Serialize for Float {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0.is_finite() {
+            serializer.serialize_f64(self.0)
+        } else {
+            serializer.serialize_unit()
+        }
+    }
+}
+
+/// `{"type": 5, "data": "<base64>"}`.
+struct ExtBody<'a> {
+    ext_type: i8,
+    data: &'a [u8],
+}
+
+impl Serialize for ExtBody<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut body = serializer.serialize_struct("Ext", 2)?;
+        body.serialize_field("type", &self.ext_type)?;
+        body.serialize_field("data", &tags::base64(self.data))?;
+        body.end()
+    }
+}
+
+/// The entries of a map with non-string keys: `[[key, value], ...]`.
+struct Pairs<'r, 'a> {
+    node: Node<'r, 'a>,
+    len: u32,
+}
+
+impl Serialize for Pairs<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.len as usize))?;
+        for _ in 0..self.len {
+            seq.serialize_element(&(&self.node, &self.node))?;
+        }
+        seq.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(bytes: &[u8], style: Style) -> String {
+        let mut reader = Reader::new(bytes);
+        let mut out = Vec::new();
+        write(
+            &mut reader,
+            0,
+            style,
+            &mut serde_json::Serializer::new(&mut out),
+        )
+        .unwrap();
+        assert!(reader.is_empty());
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn every_type_tagged_and_plain() {
+        let cases: &[(&[u8], &str, &str)] = &[
+            (b"\xc0", "null", "null"),
+            (b"\xc3", "true", "true"),
+            (
+                b"\xcf\xff\xff\xff\xff\xff\xff\xff\xff",
+                "18446744073709551615",
+                "18446744073709551615",
+            ),
+            (
+                b"\xd3\x80\x00\x00\x00\x00\x00\x00\x00",
+                "-9223372036854775808",
+                "-9223372036854775808",
+            ),
+            (b"\xca\x3f\xc0\x00\x00", r#"{"$float32":1.5}"#, "1.5"),
+            (b"\xcb\x3f\xf8\x00\x00\x00\x00\x00\x00", "1.5", "1.5"),
+            (
+                b"\xcb\x7f\xf8\x00\x00\x00\x00\x00\x00",
+                r#"{"$float64":"NaN"}"#,
+                "null",
+            ),
+            (b"\xc4\x03abc", r#"{"$bin":"YWJj"}"#, r#""YWJj""#),
+            (
+                b"\xd4\x05\x01",
+                r#"{"$ext":{"type":5,"data":"AQ=="}}"#,
+                r#"{"type":5,"data":"AQ=="}"#,
+            ),
+            (
+                b"\xd6\xff\x00\x00\x00\x00",
+                r#"{"$timestamp":"1970-01-01T00:00:00Z"}"#,
+                r#""1970-01-01T00:00:00Z""#,
+            ),
+            (b"\x81\x01\xa1x", r#"{"$map":[[1,"x"]]}"#, r#"{"1":"x"}"#),
+            (
+                b"\x82\xa4$bin\x01\xa4$bin\x02",
+                r#"{"$$bin":1,"$bin":2}"#,
+                r#"{"$bin":1,"$bin":2}"#,
+            ),
+            (b"\x81\xa3$$x\xc0", r#"{"$$$x":null}"#, r#"{"$$x":null}"#),
+            (b"\x92\x90\x80", "[[],{}]", "[[],{}]"),
+        ];
+        for (bytes, tagged, plain) in cases {
+            assert_eq!(json(bytes, Style::Tagged), *tagged, "{bytes:02x?}");
+            assert_eq!(json(bytes, Style::Plain), *plain, "{bytes:02x?}");
+        }
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let mut bytes = vec![0x91; MAX_DEPTH + 1];
+        bytes.push(0xc0);
+        let mut reader = Reader::new(&bytes);
+        let error = write(
+            &mut reader,
+            0,
+            Style::Tagged,
+            &mut serde_json::Serializer::new(Vec::new()),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("nesting exceeds the depth limit of {MAX_DEPTH} at offset {MAX_DEPTH}")
+        );
+    }
+}
