@@ -350,3 +350,63 @@ impl<W: std::io::Write> Write for IoWriter<W> {
         self.0.write_all(bytes)
     }
 }
+
+#[cfg(feature = "alloc")]
+impl<W: Write + ?Sized> Write for alloc::boxed::Box<W> {
+    type Error = W::Error;
+
+    #[inline]
+    fn write_u8(&mut self, byte: u8) -> Result<(), Self::Error> {
+        (**self).write_u8(byte)
+    }
+
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
+        (**self).write_all(bytes)
+    }
+
+    #[inline]
+    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
+        (**self).write_prefix(bytes, len)
+    }
+}
+
+/// A `dyn std::io::Write` (behind `&mut` or `Box`) is a [`Write`], as an
+/// [`IoWriter`] is: each write one `write_all`.
+///
+/// ```
+/// use msgpack_core::encode;
+/// use std::io::Write;
+///
+/// let mut out = Vec::new();
+/// let mut writer: &mut dyn Write = &mut out;
+/// encode::write_str(&mut writer, "hi").unwrap();
+/// let mut boxed: Box<dyn Write + Send> = Box::new(Vec::new());
+/// encode::write_nil(&mut boxed).unwrap();
+/// assert_eq!(out, [0xa2, b'h', b'i']);
+/// ```
+#[cfg(feature = "std")]
+macro_rules! dyn_io_write {
+    ($($ty:ty),*) => {$(
+        impl Write for $ty {
+            type Error = std::io::Error;
+
+            #[inline]
+            fn write_u8(&mut self, byte: u8) -> std::io::Result<()> {
+                std::io::Write::write_all(self, &[byte])
+            }
+
+            #[inline]
+            fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+                std::io::Write::write_all(self, bytes)
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "std")]
+dyn_io_write!(
+    dyn std::io::Write + '_,
+    dyn std::io::Write + Send + '_,
+    dyn std::io::Write + Send + Sync + '_
+);

@@ -11,9 +11,9 @@ use crate::{Config, Error, Result};
 
 /// A serde `Serializer` writing MessagePack into any
 /// [`msgpack_core::Write`] output: `Vec<u8>` or `&mut Vec<u8>` (the fast
-/// path, appending in place), [`SliceWriter`](msgpack_core::SliceWriter)
-/// or [`IoWriter`]; [`Serializer::from_writer`] takes any
-/// [`std::io::Write`].
+/// path, appending in place), [`SliceWriter`](msgpack_core::SliceWriter),
+/// [`IoWriter`], `&mut dyn io::Write` or `Box<dyn io::Write>`;
+/// [`Serializer::from_writer`] takes any [`std::io::Write`].
 ///
 /// | serde | MessagePack |
 /// |---|---|

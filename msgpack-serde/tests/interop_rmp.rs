@@ -507,6 +507,16 @@ fn a_serializer_over_any_io_write() {
     account.serialize(&mut serializer).unwrap();
     assert_eq!(out, rmp_compact);
 
+    // `Serializer::new` takes a `&mut dyn Write` or a `Box<dyn Write>`
+    // as it is, as rmp-serde's does.
+    let mut out = Vec::new();
+    let writer: &mut dyn Write = &mut out;
+    account.serialize(&mut Serializer::new(writer)).unwrap();
+    assert_eq!(out, rmp_named);
+    let boxed: Box<dyn Write + Send> = Box::new(Vec::new());
+    let mut serializer = Serializer::with_config(boxed, Config::compact());
+    account.serialize(&mut serializer).unwrap();
+
     // A writer of a type generic code knows only as `io::Write`.
     fn save<W: Write, T: Serialize>(writer: W, value: &T, config: Config) -> W {
         let mut serializer = Serializer::from_writer_with_config(writer, config);
