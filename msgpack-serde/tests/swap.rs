@@ -549,7 +549,7 @@ fn externally_tagged_bytes() {
 
 #[test]
 fn enums_accept_names_and_indices() {
-    // A unit variant by index, as `to_vec_compact` writes it, or by name.
+    // A unit variant by index, as `variants_as_indices(true)` writes it, or by name.
     assert_eq!(
         msgpack_serde::from_slice::<Shape>(&[0x00]).unwrap(),
         Shape::Empty
