@@ -45,39 +45,54 @@ impl<R: Read> Frames<R> {
     /// The next whole value and its offset in the stream; `None` at the end
     /// of the input.
     pub fn next_value(&mut self) -> Result<Option<(usize, &[u8])>, FrameError> {
+        let max_bytes = self.max_bytes;
+        let found = self.next_by(|input, offset| {
+            let mut probe = Reader::new(input);
+            probe.skip().map(|()| probe.position()).map_err(|error| {
+                let more = error.kind() == ErrorKind::UnexpectedEof;
+                let error = Error::new(error.kind(), offset + error.offset());
+                (more, FrameError::Invalid(error))
+            })
+        })?;
+        let Some((offset, len)) = found else {
+            return Ok(None);
+        };
+        if let Some(limit) = max_bytes.filter(|&limit| len > limit) {
+            return Err(FrameError::TooLarge { offset, limit });
+        }
+        Ok(Some((offset, &self.buffer[self.start - len..self.start])))
+    }
+
+    /// The next value as `parse` reads it from the buffered input (and the
+    /// stream offset it starts at): it gives the value's length, or an
+    /// error and whether more input could mend it. `Ok` gives the value's
+    /// offset and length, `None` at the end of the input. Reading one
+    /// value in one pass, a check needs no framing first.
+    pub fn next_by<E: From<FrameError>>(
+        &mut self,
+        mut parse: impl FnMut(&[u8], usize) -> Result<usize, (bool, E)>,
+    ) -> Result<Option<(usize, usize)>, E> {
         loop {
             if self.start < self.end {
-                let mut probe = Reader::new(&self.buffer[self.start..self.end]);
-                match probe.skip() {
-                    Ok(()) => {
-                        let len = probe.position();
-                        let offset = self.base + self.start;
-                        if let Some(limit) = self.max_bytes.filter(|&limit| len > limit) {
-                            return Err(FrameError::TooLarge { offset, limit });
-                        }
-                        let value = &self.buffer[self.start..self.start + len];
+                let offset = self.base + self.start;
+                match parse(&self.buffer[self.start..self.end], offset) {
+                    Ok(len) => {
                         self.start += len;
-                        return Ok(Some((offset, value)));
+                        return Ok(Some((offset, len)));
                     }
-                    Err(error) if error.kind() == ErrorKind::UnexpectedEof && !self.eof => {}
-                    Err(error) => {
-                        let at = self.base + self.start + error.offset();
-                        return Err(FrameError::Invalid(Error::new(error.kind(), at)));
-                    }
+                    Err((true, _)) if !self.eof => {}
+                    Err((_, error)) => return Err(error),
                 }
                 if let Some(limit) = self
                     .max_bytes
                     .filter(|&limit| self.end - self.start > limit)
                 {
-                    return Err(FrameError::TooLarge {
-                        offset: self.base + self.start,
-                        limit,
-                    });
+                    return Err(FrameError::TooLarge { offset, limit }.into());
                 }
             } else if self.eof {
                 return Ok(None);
             }
-            self.fill()?;
+            self.fill().map_err(E::from)?;
         }
     }
 

@@ -34,20 +34,20 @@ pub struct Item<'a> {
 
 /// An array or map whose children are being walked.
 #[derive(Debug)]
-struct Open<'a> {
+struct Open {
     is_map: bool,
     /// Children in all: elements, or keys and values.
     total: u64,
     next: u64,
-    /// The last key read, for paths.
-    key: Option<Token<'a>>,
+    /// The offset of the last key read, for paths.
+    key_at: Option<usize>,
 }
 
 /// The items of the value at the start of `input`.
 #[derive(Debug)]
 pub struct Walk<'a> {
     reader: Reader<'a>,
-    stack: Vec<Open<'a>>,
+    stack: Vec<Open>,
     started: bool,
 }
 
@@ -100,7 +100,7 @@ impl<'a> Walk<'a> {
             Err(error) => return Some(Err(error)),
         };
         if let (Role::Key(_), Some(open)) = (role, self.stack.last_mut()) {
-            open.key = Some(token);
+            open.key_at = Some(offset);
         }
         match token {
             Token::Array(len) => self.open(false, u64::from(len)),
@@ -123,7 +123,7 @@ impl<'a> Walk<'a> {
             is_map,
             total,
             next: 0,
-            key: None,
+            key_at: None,
         });
     }
 
@@ -183,7 +183,9 @@ impl<'a> Walk<'a> {
                     let _ = write!(path, "[{child}]");
                 }
             } else if child % 2 == 1 {
-                if let Some(key) = open.key {
+                let input = self.reader.input();
+                if let Some(Ok(key)) = open.key_at.map(|at| Reader::new(&input[at..]).read_token())
+                {
                     push_key(&mut path, key);
                 }
             }

@@ -7,6 +7,7 @@ mod inspect;
 mod schema;
 mod summary;
 mod validate;
+mod validate_fast;
 
 use std::process::ExitCode;
 

@@ -7,8 +7,9 @@ use msgpack_serde::Timestamp;
 
 use crate::cli::ValidateArgs;
 use crate::cmd::decode::frame_failure;
+use crate::cmd::validate_fast::valid_end;
 use crate::error::{Failure, Result};
-use crate::frames::Frames;
+use crate::frames::{FrameError, Frames};
 use crate::io::{input_name, open_input, read_all};
 use crate::walk::Walk;
 
@@ -28,17 +29,23 @@ pub fn run(args: &ValidateArgs) -> Result<()> {
     };
     let name = input_name(args.file.as_deref());
     if args.lines {
+        // Each value is checked in one pass over the buffered input, more
+        // read when it ends inside one: no framing pass first.
         let mut frames = Frames::new(open_input(args.file.as_ref())?, limits.max_bytes);
         let (mut count, mut bytes) = (0usize, 0usize);
         loop {
-            let next = frames
-                .next_value()
-                .map_err(|error| frame_failure(error, count + 1, &name))?;
-            let Some((offset, value)) = next else { break };
+            let next = frames.next_by(|input, offset| {
+                check(input, offset, &limits)
+                    .map_err(|problem| (problem.more, LineError::Problem(problem.text)))
+            });
+            let line = count + 1;
+            let found = next.map_err(|error| match error {
+                LineError::Problem(text) => Failure::invalid(format!("line {line}: {text}")),
+                LineError::Frame(error) => frame_failure(error, line, &name),
+            })?;
+            let Some((offset, len)) = found else { break };
             count += 1;
-            check(value, offset, &limits)
-                .map_err(|problem| Failure::invalid(format!("line {count}: {problem}")))?;
-            bytes = offset + value.len();
+            bytes = offset + len;
         }
         println!(
             "valid: {count} value{}, {bytes} bytes",
@@ -51,7 +58,7 @@ pub fn run(args: &ValidateArgs) -> Result<()> {
                 "input exceeds the size limit of {limit} bytes at offset {limit}"
             )));
         }
-        let end = check(&input, 0, &limits).map_err(Failure::invalid)?;
+        let end = check(&input, 0, &limits).map_err(|problem| Failure::invalid(problem.text))?;
         if end < input.len() {
             return Err(Failure::invalid(format!(
                 "trailing bytes after the value at offset {end}"
@@ -62,48 +69,83 @@ pub fn run(args: &ValidateArgs) -> Result<()> {
     Ok(())
 }
 
+/// What is wrong with a value.
+#[derive(Debug)]
+pub struct Problem {
+    /// What, at which offset and path: `invalid UTF-8 in string at offset
+    /// 13, at $.items[0].sku`.
+    pub text: String,
+    /// Whether the input ended inside the value: more input could mend it.
+    pub more: bool,
+}
+
+/// A failure checking a stream.
+enum LineError {
+    Problem(String),
+    Frame(FrameError),
+}
+
+impl From<FrameError> for LineError {
+    fn from(error: FrameError) -> LineError {
+        LineError::Frame(error)
+    }
+}
+
 /// Checks the value at the start of `input` (at `base` in the stream);
-/// `Ok` gives where it ends, `Err` the problem: its text, offset and path.
-pub fn check(input: &[u8], base: usize, limits: &Limits) -> std::result::Result<usize, String> {
-    let mut walk = Walk::new(input);
+/// `Ok` gives where it ends.
+pub fn check(input: &[u8], base: usize, limits: &Limits) -> std::result::Result<usize, Problem> {
+    let fast = STACK.with_borrow_mut(|stack| valid_end(input, limits, stack));
+    match fast {
+        Some(end) => Ok(end),
+        // Say what is wrong, and where.
+        None => check_walk(&mut Walk::new(input), base, limits),
+    }
+}
+
+thread_local! {
+    /// The fast path's stack, kept from one value to the next.
+    static STACK: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+pub(crate) fn check_walk(
+    walk: &mut Walk<'_>,
+    base: usize,
+    limits: &Limits,
+) -> std::result::Result<usize, Problem> {
     let mut values: u64 = 1;
     let max_values = limits.max_values.map_or(u64::MAX, |n| n as u64);
-    let problem = |text: &str, offset: usize, walk: &Walk<'_>| {
-        format!(
+    let problem = |text: &str, offset: usize, walk: &Walk<'_>| Problem {
+        text: format!(
             "{text} at offset {}, at {}",
             base + offset,
             walk.path(false)
-        )
+        ),
+        more: false,
     };
+    let too_many = || format!("more values than the limit of {max_values}");
     if max_values == 0 {
-        return Err(problem(
-            &format!("more values than the limit of {max_values}"),
-            0,
-            &walk,
-        ));
+        return Err(problem(&too_many(), 0, walk));
     }
     while let Some(item) = walk.next_item() {
-        let item =
-            item.map_err(|error| problem(&error.kind().to_string(), error.offset(), &walk))?;
+        let item = item.map_err(|error| Problem {
+            more: error.is_eof(),
+            ..problem(&error.kind().to_string(), error.offset(), walk)
+        })?;
         let children = match item.token {
             Token::Array(len) => u64::from(len),
             Token::Map(len) => u64::from(len) * 2,
             Token::Ext(TIMESTAMP_EXT_TYPE, data) if Timestamp::from_ext_data(data).is_none() => {
-                return Err(problem("invalid timestamp", item.offset, &walk));
+                return Err(problem("invalid timestamp", item.offset, walk));
             }
             _ => continue,
         };
         if item.depth + 1 > limits.max_depth {
             let text = format!("nesting exceeds the depth limit of {}", limits.max_depth);
-            return Err(problem(&text, item.offset, &walk));
+            return Err(problem(&text, item.offset, walk));
         }
         values += children;
         if values > max_values {
-            return Err(problem(
-                &format!("more values than the limit of {max_values}"),
-                item.offset,
-                &walk,
-            ));
+            return Err(problem(&too_many(), item.offset, walk));
         }
     }
     Ok(walk.position())
@@ -124,20 +166,20 @@ mod tests {
         // {"items": [{"sku": <bad utf-8>}]}
         let bytes = b"\x81\xa5items\x91\x81\xa3sku\xa1\xff";
         assert_eq!(
-            check(bytes, 0, &DEFAULT).unwrap_err(),
+            check(bytes, 0, &DEFAULT).unwrap_err().text,
             "invalid UTF-8 in string at offset 13, at $.items[0].sku"
         );
         assert_eq!(
-            check(b"\x92\x01\xc1", 0, &DEFAULT).unwrap_err(),
+            check(b"\x92\x01\xc1", 0, &DEFAULT).unwrap_err().text,
             "reserved marker 0xc1 at offset 2, at $[1]"
         );
         assert_eq!(
-            check(b"\x92\x01", 10, &DEFAULT).unwrap_err(),
+            check(b"\x92\x01", 10, &DEFAULT).unwrap_err().text,
             "unexpected end of input at offset 12, at $[1]"
         );
         assert_eq!(check(b"\xd6\xff\x00\x00\x00\x00", 0, &DEFAULT).unwrap(), 6);
         assert_eq!(
-            check(b"\xd4\xff\x00", 0, &DEFAULT).unwrap_err(),
+            check(b"\xd4\xff\x00", 0, &DEFAULT).unwrap_err().text,
             "invalid timestamp at offset 0, at $"
         );
     }
@@ -149,7 +191,7 @@ mod tests {
             ..DEFAULT
         };
         assert_eq!(
-            check(b"\x91\x91\xc0", 0, &depth).unwrap_err(),
+            check(b"\x91\x91\xc0", 0, &depth).unwrap_err().text,
             "nesting exceeds the depth limit of 1 at offset 1, at $[0]"
         );
         let values = Limits {
@@ -158,7 +200,7 @@ mod tests {
         };
         assert_eq!(check(b"\x92\x01\x02", 0, &values).unwrap(), 3);
         assert_eq!(
-            check(b"\x93\x01\x02\x03", 0, &values).unwrap_err(),
+            check(b"\x93\x01\x02\x03", 0, &values).unwrap_err().text,
             "more values than the limit of 3 at offset 0, at $"
         );
     }
