@@ -19,7 +19,8 @@
 //!
 //! - [`to_vec`] and [`to_writer`] write structs as maps keyed by field
 //!   name; [`to_vec_compact`] and [`to_writer_compact`] as arrays in field
-//!   order. [`from_slice`] and [`from_reader`] read both.
+//!   order. [`from_slice`] and [`from_reader`] read both. The bytes are
+//!   rmp-serde's: `rmp_serde::to_vec_named` and `rmp_serde::to_vec`.
 //! - [`from_slice`] borrows: `&str`, `&[u8]` and `#[serde(borrow)]
 //!   Cow<str>` fields point into the input. Bytes after the value are an
 //!   error.
