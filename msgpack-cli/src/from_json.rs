@@ -2,6 +2,11 @@
 //! serializer value by value (as `serde-transcode` does), with the tagged
 //! forms of [`tags`] turned into bin, ext, timestamps, floats and maps with
 //! any keys. No tree is built.
+//!
+//! serde_json's own recursion limit (128 JSON levels) is off: a tagged
+//! `$map` costs three JSON levels per MessagePack level, so it would refuse
+//! what `decode` writes. The limit here counts MessagePack arrays and maps
+//! instead, up to [`MAX_DEPTH`], the depth `decode` follows.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -12,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use crate::tags;
+use crate::to_json::MAX_DEPTH;
 
 /// How numbers are written.
 #[derive(Clone, Copy, Debug, Default)]
@@ -30,20 +36,23 @@ where
     D: Deserializer<'de>,
     S: Serializer,
 {
-    Transcoder::new(deserializer, options).serialize(serializer)
+    Transcoder::new(deserializer, options, 0).serialize(serializer)
 }
 
 /// A deserializer as something serde can serialize, once.
 struct Transcoder<D> {
     deserializer: RefCell<Option<D>>,
     options: Options,
+    /// Arrays and maps around the value.
+    depth: usize,
 }
 
 impl<D> Transcoder<D> {
-    fn new(deserializer: D, options: Options) -> Self {
+    fn new(deserializer: D, options: Options, depth: usize) -> Self {
         Transcoder {
             deserializer: RefCell::new(Some(deserializer)),
             options,
+            depth,
         }
     }
 }
@@ -59,6 +68,7 @@ impl<'de, D: Deserializer<'de>> Serialize for Transcoder<D> {
             .deserialize_any(ValueVisitor {
                 serializer,
                 options: self.options,
+                depth: self.depth,
             })
             .map_err(ser::Error::custom)
     }
@@ -67,10 +77,22 @@ impl<'de, D: Deserializer<'de>> Serialize for Transcoder<D> {
 struct ValueVisitor<S> {
     serializer: S,
     options: Options,
+    depth: usize,
 }
 
 fn ser_error<E: de::Error>(error: impl fmt::Display) -> E {
     E::custom(error)
+}
+
+/// Refuses an array or map with `depth` containers around it past
+/// [`MAX_DEPTH`], in `decode`'s words.
+fn enter<E: de::Error>(depth: usize) -> Result<(), E> {
+    if depth >= MAX_DEPTH {
+        return Err(E::custom(format_args!(
+            "nesting exceeds the depth limit of {MAX_DEPTH}"
+        )));
+    }
+    Ok(())
 }
 
 impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
@@ -109,6 +131,7 @@ impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<S::Ok, A::Error> {
+        enter(self.depth)?;
         let mut out = self
             .serializer
             .serialize_seq(seq.size_hint())
@@ -117,6 +140,7 @@ impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
             .next_element_seed(ElementSeed {
                 seq: &mut out,
                 options: self.options,
+                depth: self.depth + 1,
             })?
             .is_some()
         {}
@@ -124,6 +148,7 @@ impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Ok, A::Error> {
+        enter(self.depth)?;
         let Some(first) = map.next_key_seed(KeySeed)? else {
             return self
                 .serializer
@@ -136,6 +161,7 @@ impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
                 tag: &first,
                 serializer: self.serializer,
                 options: self.options,
+                depth: self.depth,
             })?;
             if map.next_key::<IgnoredAny>()?.is_some() {
                 return Err(de::Error::custom(format_args!(
@@ -154,6 +180,7 @@ impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
             map.next_value_seed(MapValueSeed {
                 map: &mut out,
                 options: self.options,
+                depth: self.depth + 1,
             })?;
             match map.next_key_seed(KeySeed)? {
                 Some(next) => key = next,
@@ -182,6 +209,7 @@ fn write_float<S: Serializer>(
 struct ElementSeed<'a, S> {
     seq: &'a mut S,
     options: Options,
+    depth: usize,
 }
 
 impl<'de, S: SerializeSeq> DeserializeSeed<'de> for ElementSeed<'_, S> {
@@ -189,7 +217,7 @@ impl<'de, S: SerializeSeq> DeserializeSeed<'de> for ElementSeed<'_, S> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         self.seq
-            .serialize_element(&Transcoder::new(deserializer, self.options))
+            .serialize_element(&Transcoder::new(deserializer, self.options, self.depth))
             .map_err(ser_error)
     }
 }
@@ -198,6 +226,7 @@ impl<'de, S: SerializeSeq> DeserializeSeed<'de> for ElementSeed<'_, S> {
 struct MapValueSeed<'a, S> {
     map: &'a mut S,
     options: Options,
+    depth: usize,
 }
 
 impl<'de, S: SerializeMap> DeserializeSeed<'de> for MapValueSeed<'_, S> {
@@ -205,7 +234,7 @@ impl<'de, S: SerializeMap> DeserializeSeed<'de> for MapValueSeed<'_, S> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         self.map
-            .serialize_value(&Transcoder::new(deserializer, self.options))
+            .serialize_value(&Transcoder::new(deserializer, self.options, self.depth))
             .map_err(ser_error)
     }
 }
@@ -246,6 +275,8 @@ struct TagSeed<'t, S> {
     tag: &'t str,
     serializer: S,
     options: Options,
+    /// The depth of the value the tag stands for.
+    depth: usize,
 }
 
 impl<'de, S: Serializer> DeserializeSeed<'de> for TagSeed<'_, S> {
@@ -289,6 +320,7 @@ impl<'de, S: Serializer> DeserializeSeed<'de> for TagSeed<'_, S> {
             _ => deserializer.deserialize_seq(PairsVisitor {
                 serializer: self.serializer,
                 options: self.options,
+                depth: self.depth,
             }),
         }
     }
@@ -335,6 +367,7 @@ impl Visitor<'_> for FloatVisitor {
 struct PairsVisitor<S> {
     serializer: S,
     options: Options,
+    depth: usize,
 }
 
 impl<'de, S: Serializer> Visitor<'de> for PairsVisitor<S> {
@@ -345,6 +378,7 @@ impl<'de, S: Serializer> Visitor<'de> for PairsVisitor<S> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<S::Ok, A::Error> {
+        enter(self.depth)?;
         let mut map = self
             .serializer
             .serialize_map(seq.size_hint())
@@ -353,6 +387,7 @@ impl<'de, S: Serializer> Visitor<'de> for PairsVisitor<S> {
             .next_element_seed(PairSeed {
                 map: &mut map,
                 options: self.options,
+                depth: self.depth + 1,
             })?
             .is_some()
         {}
@@ -364,6 +399,8 @@ impl<'de, S: Serializer> Visitor<'de> for PairsVisitor<S> {
 struct PairSeed<'a, M> {
     map: &'a mut M,
     options: Options,
+    /// The depth of its key and value.
+    depth: usize,
 }
 
 impl<'de, M: SerializeMap> DeserializeSeed<'de> for PairSeed<'_, M> {
@@ -382,37 +419,42 @@ impl<'de, M: SerializeMap> Visitor<'de> for PairSeed<'_, M> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let options = self.options;
+        let (options, depth) = (self.options, self.depth);
         let map = self.map;
-        if seq
-            .next_element_seed(KeyInPair {
-                map: &mut *map,
-                options,
-            })?
-            .is_none()
-            || seq
-                .next_element_seed(MapValueSeed {
-                    map: &mut *map,
-                    options,
-                })?
-                .is_none()
-        {
-            return Err(de::Error::invalid_length(0, &self_expecting()));
+        let key = KeyInPair {
+            map: &mut *map,
+            options,
+            depth,
+        };
+        if seq.next_element_seed(key)?.is_none() {
+            return Err(de::Error::invalid_length(0, &PAIR));
+        }
+        let value = MapValueSeed {
+            map: &mut *map,
+            options,
+            depth,
+        };
+        if seq.next_element_seed(value)?.is_none() {
+            return Err(de::Error::invalid_length(1, &PAIR));
         }
         if seq.next_element::<IgnoredAny>()?.is_some() {
-            return Err(de::Error::invalid_length(3, &self_expecting()));
+            let mut len = 3;
+            while seq.next_element::<IgnoredAny>()?.is_some() {
+                len += 1;
+            }
+            return Err(de::Error::invalid_length(len, &PAIR));
         }
         Ok(())
     }
 }
 
-fn self_expecting() -> &'static str {
-    "a [key, value] pair"
-}
+/// What a `$map` entry must be.
+const PAIR: &str = "a [key, value] pair";
 
 struct KeyInPair<'a, M> {
     map: &'a mut M,
     options: Options,
+    depth: usize,
 }
 
 impl<'de, M: SerializeMap> DeserializeSeed<'de> for KeyInPair<'_, M> {
@@ -420,7 +462,7 @@ impl<'de, M: SerializeMap> DeserializeSeed<'de> for KeyInPair<'_, M> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         self.map
-            .serialize_key(&Transcoder::new(deserializer, self.options))
+            .serialize_key(&Transcoder::new(deserializer, self.options, self.depth))
             .map_err(ser_error)
     }
 }

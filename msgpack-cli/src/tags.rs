@@ -8,7 +8,7 @@
 //! | float 64 | `1.5`; NaN and infinities `{"$float64": "NaN"}`, `"Infinity"`, `"-Infinity"` | `1.5`; `null` |
 //! | float 32 | `{"$float32": 1.5}` | `1.5` |
 //! | bin | `{"$bin": "<base64>"}` | `"<base64>"` |
-//! | timestamp (ext -1) | `{"$timestamp": "2026-11-30T12:00:00.5Z"}` (RFC 3339, exact to the nanosecond) | `"2026-11-30T12:00:00.5Z"` |
+//! | timestamp (ext -1) | `{"$timestamp": "2026-11-30T12:00:00.5Z"}` (RFC 3339, exact to the nanosecond); outside years 0000 to 9999, `$ext` | `"2026-11-30T12:00:00.5Z"` |
 //! | other ext | `{"$ext": {"type": 5, "data": "<base64>"}}` | the same object, untagged |
 //! | map with only str keys | `{"key": value}` | the same |
 //! | map with other keys | `{"$map": [[key, value], ...]}` | an object, keys as their JSON text |
@@ -16,6 +16,11 @@
 //! A tag is the first key of an object and must be its only one. A map
 //! whose first key is a tag name, and any key starting with `$$`, get one
 //! more `$` on decode and lose it on encode, so every string survives.
+//!
+//! `decode | encode` gives back the bytes of any value in smallest form,
+//! with two limits: nesting stops at 512 levels both ways, and a NaN comes
+//! back as the quiet NaN (`0x7ff8000000000000`, float 32 `0x7fc00000`),
+//! its sign and payload lost.
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
@@ -63,28 +68,83 @@ pub fn from_base64(text: &str) -> Result<Vec<u8>, String> {
         .map_err(|error| format!("invalid base64: {error}"))
 }
 
-/// A timestamp in RFC 3339 form, exact to the nanosecond (`None` outside
-/// years 0000 to 9999, which `$ext` then carries).
+/// A timestamp in RFC 3339 form, exact to the nanosecond, trailing zeros
+/// of the fraction dropped (`None` outside years 0000 to 9999, which
+/// `$ext` then carries). Computed here rather than by jiff, whose
+/// `Timestamp` stops a day short of the year 10000.
 pub fn timestamp_text(timestamp: Timestamp) -> Option<String> {
-    let nanos = i32::try_from(timestamp.nanoseconds()).ok()?;
-    let jiff = jiff::Timestamp::new(timestamp.seconds(), nanos).ok()?;
-    let text = jiff.to_string();
-    // RFC 3339 has four-digit years; jiff writes others with a sign.
-    (!text.starts_with(['-', '+'])).then_some(text)
+    let seconds = timestamp.seconds();
+    let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    let second_of_day = seconds.rem_euclid(86_400);
+    let mut text = format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+        second_of_day / 3600,
+        second_of_day / 60 % 60,
+        second_of_day % 60
+    );
+    let nanos = timestamp.nanoseconds();
+    if nanos > 0 {
+        let fraction = format!(".{nanos:09}");
+        text.push_str(fraction.trim_end_matches('0'));
+    }
+    text.push('Z');
+    Some(text)
 }
 
 /// A timestamp from its RFC 3339 form (any offset; `Z` is what decode writes).
 pub fn parse_timestamp(text: &str) -> Result<Timestamp, String> {
-    let parsed: jiff::Timestamp = text
-        .parse()
-        .map_err(|error| format!("invalid RFC 3339 timestamp {text:?}: {error}"))?;
-    let mut seconds = parsed.as_second();
-    let mut nanos = parsed.subsec_nanosecond();
-    if nanos < 0 {
-        seconds -= 1;
-        nanos += 1_000_000_000;
-    }
-    Timestamp::new(seconds, nanos as u32).ok_or_else(|| format!("timestamp {text:?} out of range"))
+    let invalid =
+        |why: &dyn std::fmt::Display| format!("invalid RFC 3339 timestamp {text:?}: {why}");
+    let pieces = jiff::fmt::temporal::Pieces::parse(text).map_err(|error| invalid(&error))?;
+    let (Some(time), Some(offset)) = (pieces.time(), pieces.to_numeric_offset()) else {
+        return Err(invalid(&"a time and an offset (such as Z) are required"));
+    };
+    let date = pieces.date();
+    let days = days_from_civil(
+        i64::from(date.year()),
+        i64::from(date.month()),
+        i64::from(date.day()),
+    );
+    let seconds = days * 86_400
+        + i64::from(time.hour()) * 3600
+        + i64::from(time.minute()) * 60
+        + i64::from(time.second())
+        - i64::from(offset.seconds());
+    Timestamp::new(seconds, time.subsec_nanosecond() as u32)
+        .ok_or_else(|| format!("timestamp {text:?} out of range"))
+}
+
+/// The days from 1970-01-01 to a date of the proleptic Gregorian calendar
+/// (Howard Hinnant's `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let days = days + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * shifted_month + 2) / 5 + 1) as u32;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 /// The text of a non-finite float: `NaN`, `Infinity`, `-Infinity`.
@@ -148,6 +208,34 @@ mod tests {
             "1970-01-01T00:00:00Z"
         );
         assert_eq!(timestamp_text(Timestamp::new(i64::MAX, 0).unwrap()), None);
+        assert_eq!(timestamp_text(Timestamp::new(i64::MIN, 0).unwrap()), None);
+        // The whole of years 0000 to 9999, past jiff's Timestamp range.
+        for (seconds, text) in [
+            (-62_167_219_200, "0000-01-01T00:00:00Z"),
+            (-62_135_596_800, "0001-01-01T00:00:00Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"),
+        ] {
+            let ts = Timestamp::new(seconds, 0).unwrap();
+            assert_eq!(timestamp_text(ts).unwrap(), text);
+            assert_eq!(parse_timestamp(text).unwrap(), ts, "{text}");
+        }
+        assert_eq!(
+            timestamp_text(Timestamp::new(-62_167_219_201, 0).unwrap()),
+            None
+        );
+        assert_eq!(
+            timestamp_text(Timestamp::new(253_402_300_800, 0).unwrap()),
+            None
+        );
+        assert_eq!(
+            parse_timestamp("0000-01-01T00:00:00+01:00")
+                .unwrap()
+                .seconds(),
+            -62_167_222_800
+        );
+        assert!(parse_timestamp("2026-11-30").is_err());
+        assert!(parse_timestamp("2026-11-30T12:00:00").is_err());
         assert_eq!(
             parse_timestamp("2026-11-30T13:00:00.5+01:00")
                 .unwrap()

@@ -18,6 +18,10 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
     };
     let name = input_name(args.io.file.as_deref());
     let mut out = open_output(args.io.output.as_ref())?;
+    // Each value's JSON is written only once it is whole: invalid input
+    // leaves no half value in the output (the values before it, in
+    // --lines mode, are all written).
+    let mut json = Vec::with_capacity(1 << 12);
     if args.lines {
         let mut frames = Frames::new(open_input(args.io.file.as_ref())?, None);
         let mut number = 0usize;
@@ -27,15 +31,17 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
                 .next_value()
                 .map_err(|error| frame_failure(error, number, &name))?;
             let Some((offset, value)) = next else { break };
+            json.clear();
             let mut reader = Reader::new(value);
             to_json::write(
                 &mut reader,
                 offset,
                 style,
-                &mut serde_json::Serializer::new(&mut out),
+                &mut serde_json::Serializer::new(&mut json),
             )
             .map_err(|error| json_failure(error, Some(number)))?;
-            out.write_all(b"\n")?;
+            json.push(b'\n');
+            out.write_all(&json)?;
         }
     } else {
         let bytes = read_all(args.io.file.as_ref())?;
@@ -45,14 +51,14 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
                 &mut reader,
                 0,
                 style,
-                &mut serde_json::Serializer::pretty(&mut out),
+                &mut serde_json::Serializer::pretty(&mut json),
             )
         } else {
             to_json::write(
                 &mut reader,
                 0,
                 style,
-                &mut serde_json::Serializer::new(&mut out),
+                &mut serde_json::Serializer::new(&mut json),
             )
         };
         result.map_err(|error| json_failure(error, None))?;
@@ -62,7 +68,8 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
                 reader.position()
             )));
         }
-        out.write_all(b"\n")?;
+        json.push(b'\n');
+        out.write_all(&json)?;
     }
     out.flush()?;
     Ok(())

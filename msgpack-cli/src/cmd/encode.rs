@@ -55,6 +55,8 @@ fn encode(
     options: Options,
 ) -> std::result::Result<(), (String, usize)> {
     let mut deserializer = serde_json::Deserializer::from_slice(json);
+    // from_json counts MessagePack nesting instead.
+    deserializer.disable_recursion_limit();
     let mut serializer = msgpack_serde::Serializer::new(std::mem::take(out));
     let result = from_json::transcode(&mut deserializer, &mut serializer, options)
         .map_err(|error| (error.to_string(), None))

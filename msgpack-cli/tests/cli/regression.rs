@@ -1,0 +1,145 @@
+//! Bugs these tests found, one test each, named after the bug.
+
+use crate::common::{fails, hex, ok, ok_text};
+
+/// decode streamed its JSON as it read, so invalid input left half a
+/// value on stdout (`["x",` before the error); now a value's JSON is
+/// written only when whole, and in `--lines` mode every earlier line is.
+#[test]
+fn decode_wrote_half_a_value_before_an_error() {
+    let cases: &[(&[u8], &str)] = &[
+        (b"\x92\xa1x\xa1\xff", "invalid UTF-8 in string at offset 3"),
+        (b"\x92\x01", "unexpected end of input at offset 2"),
+        (b"\x92\x01\xc1", "reserved marker 0xc1 at offset 2"),
+        (b"\x01\x02", "trailing bytes after the value at offset 1"),
+        (b"\x81\xa1\xff\x01", "invalid UTF-8 in string at offset 1"),
+    ];
+    for (input, message) in cases {
+        let out = fails(&["decode"], input, 1, message);
+        assert_eq!(String::from_utf8_lossy(&out), "", "{input:02x?}");
+        let out = fails(&["decode", "--pretty"], input, 1, message);
+        assert_eq!(String::from_utf8_lossy(&out), "", "{input:02x?}");
+    }
+    let out = fails(
+        &["decode", "--lines"],
+        b"\x01\xa1a\x92\xa1x\xa1\xff\x03",
+        1,
+        "line 3: invalid UTF-8 in string at offset 6",
+    );
+    assert_eq!(String::from_utf8(out).unwrap(), "1\n\"a\"\n");
+}
+
+/// encode used serde_json's recursion limit of 128 JSON levels, which a
+/// `$map` reaches at 43 MessagePack levels (three JSON levels each): what
+/// decode wrote, encode refused. Both now stop at 512 MessagePack levels.
+#[test]
+fn encode_refused_what_decode_wrote_past_128_json_levels() {
+    for depth in [127, 128, 129, 200, 512] {
+        for (open, name) in [
+            ("91", "arrays"),
+            ("81 01", "int-keyed maps"),
+            ("81 a1 61", "maps"),
+        ] {
+            let mut bytes = hex(&open.repeat(depth));
+            bytes.push(0xc0);
+            let json = ok(&["decode"], &bytes);
+            assert_eq!(ok(&["encode"], &json), bytes, "{depth} nested {name}");
+        }
+    }
+    let mut too_deep = vec![0x91; 513];
+    too_deep.push(0xc0);
+    fails(
+        &["decode"],
+        &too_deep,
+        1,
+        "nesting exceeds the depth limit of 512 at offset 512",
+    );
+    let json = format!("{}{}", "[".repeat(513), "]".repeat(513));
+    fails(
+        &["encode"],
+        json.as_bytes(),
+        1,
+        "nesting exceeds the depth limit of 512 at offset 513",
+    );
+    let json = format!("{}{}", r#"{"$map":[[1,"#.repeat(513), "]]}".repeat(513));
+    let out = run_fails_quietly(&json);
+    assert!(
+        out.starts_with("msgpack: nesting exceeds the depth limit of 512 at offset "),
+        "{out}"
+    );
+    // No stack overflow on JSON nested far deeper.
+    let json = "[".repeat(100_000);
+    fails(
+        &["encode"],
+        json.as_bytes(),
+        1,
+        "nesting exceeds the depth limit of 512 at offset 512",
+    );
+}
+
+fn run_fails_quietly(json: &str) -> String {
+    let output = crate::common::run(&["encode"], json.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    String::from_utf8(output.stderr).unwrap()
+}
+
+/// serde_json parses floats to within an ulp unless `float_roundtrip` is
+/// on: about one float 64 in three read back different from what decode
+/// wrote.
+#[test]
+fn encode_changed_the_last_bit_of_float64s() {
+    for value in [
+        2.7715077941825975e-163,
+        2.2790121708605243e274,
+        4.026380313612261e293,
+        f64::MIN_POSITIVE,
+        f64::EPSILON,
+        1.0 / 3.0,
+    ] {
+        let mut bytes = vec![0xcb];
+        bytes.extend(f64::to_be_bytes(value));
+        let json = ok(&["decode"], &bytes);
+        assert_eq!(ok(&["encode"], &json), bytes, "{value:e}");
+    }
+}
+
+/// Timestamps went through jiff's `Timestamp`, which ends at
+/// 9999-12-30T22:00:00.999999999Z: the last day of the year 9999 came out
+/// as `$ext` and encode refused its RFC 3339 form.
+#[test]
+fn the_last_day_of_9999_was_no_timestamp() {
+    // seconds 253402300799, nanoseconds 999999999: timestamp 96.
+    let bytes = hex("c7 0c ff 3b 9a c9 ff 00 00 00 3a ff f4 41 7f");
+    let json = r#"{"$timestamp":"9999-12-31T23:59:59.999999999Z"}"#;
+    assert_eq!(ok_text(&["decode"], &bytes), format!("{json}\n"));
+    assert_eq!(ok(&["encode"], json.as_bytes()), bytes);
+    assert_eq!(
+        ok(
+            &["encode"],
+            br#"{"$timestamp":"9999-12-31T23:59:59.999999999+00:00"}"#
+        ),
+        bytes
+    );
+}
+
+/// A `$map` entry of one element was reported as "invalid length 0".
+#[test]
+fn a_short_map_entry_reported_length_0() {
+    for (json, message) in [
+        (
+            r#"{"$map":[[1]]}"#,
+            "invalid length 1, expected a [key, value] pair at offset 11",
+        ),
+        (
+            r#"{"$map":[[]]}"#,
+            "invalid length 0, expected a [key, value] pair at offset 10",
+        ),
+        (
+            r#"{"$map":[[1,2,3,4]]}"#,
+            "invalid length 4, expected a [key, value] pair at offset 17",
+        ),
+    ] {
+        fails(&["encode"], json.as_bytes(), 1, message);
+    }
+}
