@@ -1243,3 +1243,27 @@ async fn the_client_reads_under_limits() {
         "reply is neither MessagePack nor JSON: Content-Type text/plain; charset=utf-8"
     );
 }
+
+#[tokio::test]
+async fn limits_can_be_set_as_an_extension() {
+    let app = Router::new()
+        .route(
+            "/",
+            post(|MsgPack(value): MsgPack<msgpack_serde::Value>| async move { MsgPack(value) }),
+        )
+        .layer(axum::Extension(RequestLimits::new().max_depth(1)));
+    let base = serve(app).await;
+    let deep = post_bytes(
+        &base,
+        "/",
+        "application/msgpack",
+        "application/json",
+        nested(2),
+    )
+    .await;
+    assert_eq!(deep.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error_body(deep).await["error"],
+        "nesting exceeds the depth limit of 1 at offset 1"
+    );
+}
