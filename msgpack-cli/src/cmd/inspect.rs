@@ -90,7 +90,9 @@ pub fn run(args: &InspectArgs) -> Result<()> {
     Ok(())
 }
 
-const HEX_WIDTH: usize = HEX_BYTES * 3;
+/// The hex column: [`HEX_BYTES`] bytes and their spaces, and the `…` that
+/// cuts longer ones.
+const HEX_WIDTH: usize = HEX_BYTES * 3 + 1;
 
 /// The bytes as hex, cut after [`HEX_BYTES`].
 fn hex_of(bytes: &[u8]) -> String {
@@ -145,8 +147,10 @@ fn value_text(item: &Item<'_>) -> String {
             Some(value) => value.to_string(),
             None => integer.as_i64().unwrap_or_default().to_string(),
         },
-        Token::F32(value) => value.to_string(),
-        Token::F64(value) => value.to_string(),
+        // Debug, not Display: `1.0` stays a float, and `1e300` is not
+        // three hundred digits.
+        Token::F32(value) => format!("{value:?}"),
+        Token::F64(value) => format!("{value:?}"),
         Token::Str(text) => {
             let shown: String = text.chars().take(TEXT_CHARS).collect();
             let mut quoted = serde_json::Value::from(shown.as_str()).to_string();

@@ -66,6 +66,8 @@ pub fn tally(input: &[u8]) -> Result<Summary> {
     let mut types: HashMap<&'static str, Tally> = HashMap::new();
     // The paths of the open containers, outermost first.
     let mut open: Vec<String> = Vec::new();
+    // The bytes of the key just read: its value's path counts them too.
+    let mut key_bytes = 0;
     while let Some(item) = walk.next_item() {
         let item =
             item.map_err(|error| Failure::invalid(format!("{error}, at {}", walk.path(false))))?;
@@ -77,8 +79,15 @@ pub fn tally(input: &[u8]) -> Result<Summary> {
         kind.count += 1;
         let entry = paths.entry(path.clone()).or_default();
         entry.bytes += own;
-        if !matches!(item.role, Role::Key(_)) {
-            entry.count += 1;
+        match item.role {
+            // A key's path is its map's (which holds it); its value's path
+            // gets its bytes below.
+            Role::Key(_) => key_bytes = own,
+            Role::Value(_) => {
+                entry.bytes += std::mem::take(&mut key_bytes);
+                entry.count += 1;
+            }
+            Role::Root | Role::Element(_) => entry.count += 1,
         }
         for ancestor in &open {
             if *ancestor != path {

@@ -143,3 +143,53 @@ fn a_short_map_entry_reported_length_0() {
         fails(&["encode"], json.as_bytes(), 1, message);
     }
 }
+
+/// `inspect --summary` counted a key's bytes under its map's path only,
+/// not under its value's, which the summary's definition (a value, its key
+/// and everything in it) promises: `$.items[].name` left out 8 × 5 bytes of
+/// "name" keys, which are what a named encoding spends.
+#[test]
+fn summary_left_keys_out_of_their_values_paths() {
+    // {"ab": 1, "c": [1, 2]}
+    assert_eq!(
+        ok_text(
+            &["inspect", "--summary"],
+            &hex("82 a2 61 62 01 a1 63 92 01 02")
+        ),
+        "     bytes   share    count  path
+        10  100.0%        1  $
+         5   50.0%        1  $.c
+         4   40.0%        1  $.ab
+         2   20.0%        2  $.c[]
+
+     bytes   share    count  type
+         5   50.0%        2  str
+         3   30.0%        3  int
+         1   10.0%        1  array (headers)
+         1   10.0%        1  map (headers)
+"
+    );
+}
+
+/// `inspect` cut long items' hex with a `…` one column past the hex
+/// column, pushing those lines' formats one place right of the others; and
+/// it wrote floats with `Display`, so `f64::MAX` took 309 digits and `1.0`
+/// read as the integer `1`.
+#[test]
+fn inspect_misaligned_cut_hex_and_wrote_309_digit_floats() {
+    // ["twelve chars", f64::MAX, 1.0, float 32 0.1]
+    let bytes = hex(
+        "94 ac 74 77 65 6c 76 65 20 63 68 61 72 73 cb 7f ef ff ff ff ff ff ff \
+         cb 3f f0 00 00 00 00 00 00 ca 3d cc cc cd",
+    );
+    assert_eq!(
+        ok_text(&["inspect"], &bytes),
+        "\
+000000  94                               fixarray(4)
+000001  ac 74 77 65 6c 76 65 20 63 68 …    fixstr(12) \"twelve chars\"
+000014  cb 7f ef ff ff ff ff ff ff         float64 1.7976931348623157e308
+000023  cb 3f f0 00 00 00 00 00 00         float64 1.0
+000032  ca 3d cc cc cd                     float32 0.1
+"
+    );
+}
