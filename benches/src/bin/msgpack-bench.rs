@@ -5,6 +5,7 @@
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --iterations 1000
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --fixture document --json
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --types
+//! cargo run --release -p msgpack-benches --bin msgpack-bench -- --http
 //! ```
 
 use std::io::Write as _;
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use msgpack_benches::{chart, fixtures, run, table, types};
+use msgpack_benches::{chart, fixtures, http, run, table, types};
 
 /// Compares msgpack-serde with serde_json, rmp-serde, msgpacker and prost.
 #[derive(Parser, Debug)]
@@ -48,6 +49,29 @@ struct Args {
     /// Print the classic per-type table (% of serde_json) instead.
     #[arg(long)]
     types: bool,
+
+    /// Run the HTTP load test of msgpack-axum on loopback instead
+    /// (fixtures api_profile and document).
+    #[arg(long)]
+    http: bool,
+
+    /// With --http: concurrent keep-alive connections.
+    #[arg(long, default_value_t = 32)]
+    connections: usize,
+
+    /// With --http: the most requests per case (all rounds together).
+    #[arg(long, default_value_t = 1_000_000)]
+    requests: u64,
+
+    /// With --http: the longest one case runs, in seconds (all rounds
+    /// together).
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+
+    /// With --http: decode every reply on the client, not only the first
+    /// of each connection and any that differ from it.
+    #[arg(long)]
+    decode_every_reply: bool,
 }
 
 /// Prints `text` and a newline; a closed stdout (`| head`) ends the
@@ -64,6 +88,9 @@ fn main() -> ExitCode {
         args.iterations.max(1),
         Duration::from_secs_f64(args.max_seconds.max(0.001)),
     );
+    if args.http {
+        return run_http(&args);
+    }
     if args.types {
         let results = types::run_types(budget);
         if args.json {
@@ -112,4 +139,42 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `--http`: the load test, on the fixtures named (both by default).
+fn run_http(args: &Args) -> ExitCode {
+    let names: Vec<&str> = if args.fixture.is_empty() {
+        http::FIXTURES.to_vec()
+    } else {
+        args.fixture.iter().map(String::as_str).collect()
+    };
+    if let Some(name) = names.iter().find(|name| !http::FIXTURES.contains(name)) {
+        eprintln!(
+            "unknown fixture `{name}` for --http; it serves {}",
+            http::FIXTURES.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    let settings = http::Settings {
+        connections: args.connections.max(1),
+        requests: args.requests.max(1),
+        time: Duration::from_secs_f64(args.seconds.max(0.001)),
+        decode_every_reply: args.decode_every_reply,
+    };
+    match http::run(&names, &settings) {
+        Ok(results) if args.json => {
+            output(&serde_json::to_string_pretty(&results).expect("results serialize"));
+            ExitCode::SUCCESS
+        }
+        Ok(results) => {
+            for result in &results {
+                output(&http::http_table(result));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("the HTTP load test failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
