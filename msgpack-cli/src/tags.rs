@@ -11,7 +11,7 @@
 //! | timestamp (ext -1) | `{"$timestamp": "2026-11-30T12:00:00.5Z"}` (RFC 3339, exact to the nanosecond); outside years 0000 to 9999, `$ext` | `"2026-11-30T12:00:00.5Z"` |
 //! | other ext | `{"$ext": {"type": 5, "data": "<base64>"}}` | the same object, untagged |
 //! | map with only str keys | `{"key": value}` | the same |
-//! | map with other keys | `{"$map": [[key, value], ...]}` | an object, keys as their JSON text |
+//! | map with other keys | `{"$map": [[key, value], ...]}` | an object, keys as their JSON text (`"1"`, `"[1,2]"`), bin and timestamps as their string |
 //!
 //! A tag is the first key of an object and must be its only one. A map
 //! whose first key is a tag name, and any key starting with `$$`, get one

@@ -176,7 +176,8 @@ impl Node<'_, '_> {
     }
 
     /// The next map key as a JSON object key: a string escaped as
-    /// [`tags::escape`] says, or (plain) another value's JSON text.
+    /// [`tags::escape`] says, or (plain) another value's JSON text (its
+    /// string, for what plain JSON writes as a string).
     fn key<E: serde::ser::Error>(&self, first: bool) -> Result<String, E> {
         let is_str = self
             .reader
@@ -194,7 +195,13 @@ impl Node<'_, '_> {
                 Style::Plain => text.to_string(),
             });
         }
-        serde_json::to_string(&self.child()).map_err(E::custom)
+        // Plain: a key that is a string in plain JSON (bin, a timestamp)
+        // is that string, not its quoted JSON text.
+        let text = serde_json::to_string(&self.child()).map_err(E::custom)?;
+        if text.starts_with('"') {
+            return serde_json::from_str(&text).map_err(E::custom);
+        }
+        Ok(text)
     }
 }
 

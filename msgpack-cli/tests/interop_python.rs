@@ -125,8 +125,9 @@ for name, value in zip(names, values):
     assert generate.same(value, expected), (name, value, expected)
 print("checked %d cases with msgpack %s" % (len(generate.CASES), msgpack.version))
 "#;
+    // -B: no __pycache__ next to generate.py.
     let output = Command::new(python)
-        .arg("-c")
+        .args(["-B", "-c"])
         .arg(script)
         .arg(data("python"))
         .arg(out.path())

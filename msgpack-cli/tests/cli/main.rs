@@ -7,3 +7,4 @@ mod common;
 
 mod inspect;
 mod regression;
+mod roundtrip;

@@ -193,3 +193,16 @@ fn inspect_misaligned_cut_hex_and_wrote_309_digit_floats() {
 "
     );
 }
+
+/// `decode --plain` wrote a bin or timestamp key as its JSON text, quotes
+/// and all (`{"\"YQ==\"":1}`), where plain JSON has the string itself.
+#[test]
+fn plain_keys_of_bin_and_timestamps_were_quoted_twice() {
+    assert_eq!(
+        ok_text(
+            &["decode", "--plain"],
+            &hex("82 c4 01 61 01 d6 ff 00 00 00 00 02")
+        ),
+        "{\"YQ==\":1,\"1970-01-01T00:00:00Z\":2}\n"
+    );
+}

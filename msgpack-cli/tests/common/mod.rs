@@ -139,6 +139,35 @@ pub fn assert_no_panic(output: &Output) {
     );
 }
 
+/// `actual == expected`, shown as hex around the first difference.
+#[track_caller]
+pub fn assert_bytes(actual: &[u8], expected: &[u8], what: &str) {
+    if actual == expected {
+        return;
+    }
+    let at = actual
+        .iter()
+        .zip(expected)
+        .position(|(a, b)| a != b)
+        .unwrap_or(actual.len().min(expected.len()));
+    let around = |bytes: &[u8]| {
+        let start = at.saturating_sub(8);
+        let end = (at + 24).min(bytes.len());
+        bytes[start.min(end)..end]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    panic!(
+        "{what}: {} bytes, expected {}; first difference at {at}:\n  actual   {}\n  expected {}",
+        actual.len(),
+        expected.len(),
+        around(actual),
+        around(expected)
+    );
+}
+
 /// Bytes from hex, spaces ignored: `hex("92 01 c0")`.
 pub fn hex(text: &str) -> Vec<u8> {
     let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
