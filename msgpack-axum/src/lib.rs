@@ -88,3 +88,4 @@ pub use msgpack::{MsgPack, MsgPackCompact};
 pub use negotiate::Format;
 pub use negotiated::Negotiated;
 pub use rejection::MsgPackRejection;
+pub use transcode::{json_to_msgpack, TranscodeError};
