@@ -30,7 +30,9 @@ fn derived_forms_on_the_document_fixture() {
 
 #[test]
 fn compact_and_named_modes_on_the_document_fixture() {
-    assert_eq!(size_of("msgpack-serde compact"), 420);
+    // Compact mode names enum variants, as rmp_serde::to_vec does (issue
+    // 14): the order's status is "Shipped", 7 bytes more than its index.
+    assert_eq!(size_of("msgpack-serde compact"), 427);
     assert_eq!(size_of("msgpack-serde named"), 824);
     assert_eq!(size_of("serde_json"), 1055);
 }
