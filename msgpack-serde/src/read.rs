@@ -16,8 +16,37 @@
 use std::io;
 
 use msgpack_core::{ErrorKind, Family, Limits, Marker};
+use serde::de::DeserializeSeed;
 
+use crate::de::{Borrowed, Copied, Decoder};
 use crate::{Error, Result};
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// What a [`Deserializer`](crate::Deserializer) reads from: [`SliceRead`]
+/// or [`IoRead`], as serde_json's `Read`. Sealed: its methods are how the
+/// deserializer runs, not an interface to implement.
+pub trait Read<'de>: private::Sealed {
+    /// Decodes the next value with `seed`, given a decoder over it, and
+    /// moves past it.
+    #[doc(hidden)]
+    fn run<S: DeserializeSeed<'de>>(
+        &mut self,
+        limits: Limits,
+        human_readable: bool,
+        seed: S,
+    ) -> Result<S::Value>;
+
+    /// The input offset just past the bytes consumed.
+    #[doc(hidden)]
+    fn byte_offset(&self) -> usize;
+
+    /// Whether the input has ended after the values read.
+    #[doc(hidden)]
+    fn at_end(&mut self) -> Result<bool>;
+}
 
 /// Input borrowed from a byte slice: strings and bytes are handed to serde
 /// without copying.
@@ -41,6 +70,34 @@ pub struct SliceRead<'de> {
 impl<'de> SliceRead<'de> {
     pub(crate) fn new(input: &'de [u8]) -> Self {
         SliceRead { input, pos: 0 }
+    }
+}
+
+impl private::Sealed for SliceRead<'_> {}
+
+impl<'de> Read<'de> for SliceRead<'de> {
+    /// Runs `seed` on a decoder at the current position; advances past
+    /// what it read only if it succeeded.
+    #[inline]
+    fn run<S: DeserializeSeed<'de>>(
+        &mut self,
+        limits: Limits,
+        human_readable: bool,
+        seed: S,
+    ) -> Result<S::Value> {
+        let mut decoder = Decoder::<Borrowed>::starting_at(self.input, self.pos, limits)?
+            .human_readable(human_readable);
+        let value = seed.deserialize(&mut decoder)?;
+        self.pos = decoder.position();
+        Ok(value)
+    }
+
+    fn byte_offset(&self) -> usize {
+        self.pos
+    }
+
+    fn at_end(&mut self) -> Result<bool> {
+        Ok(self.pos == self.input.len())
     }
 }
 
@@ -118,6 +175,55 @@ impl<R: io::Read> IoRead<R> {
     /// The stream offset just past the current value.
     pub(crate) fn offset(&self) -> usize {
         self.consumed + self.buffer.len()
+    }
+}
+
+impl<R: io::Read> private::Sealed for IoRead<R> {}
+
+impl<'de, R: io::Read> Read<'de> for IoRead<R> {
+    /// Reads the next value's bytes, then runs `seed` on a decoder over
+    /// them.
+    ///
+    /// If the stream ends inside the value, `seed` still runs on the bytes
+    /// that arrived: an error it finds there (a container past the depth
+    /// limit, a type mismatch) is the one `from_slice` reports for the
+    /// same bytes, and is returned instead of the end of input.
+    #[inline]
+    fn run<S: DeserializeSeed<'de>>(
+        &mut self,
+        limits: Limits,
+        human_readable: bool,
+        seed: S,
+    ) -> Result<S::Value> {
+        let cut_short = match self.next_value(limits) {
+            Ok(true) => None,
+            Ok(false) => return Err(Error::wire(ErrorKind::UnexpectedEof, self.offset())),
+            Err(error) if error.is_eof() => Some(error),
+            Err(error) => return Err(error),
+        };
+        let base = self.consumed;
+        // The framer enforced the size limit on the stream.
+        let limits = limits.max_bytes(usize::MAX);
+        let mut decoder =
+            Decoder::<Copied>::new(&self.buffer, limits)?.human_readable(human_readable);
+        let result = seed
+            .deserialize(&mut decoder)
+            .map_err(|error| error.shifted(base));
+        match cut_short {
+            None => result,
+            Some(eof) => match result {
+                Err(error) if !error.is_eof() => Err(error),
+                _ => Err(eof),
+            },
+        }
+    }
+
+    fn byte_offset(&self) -> usize {
+        self.offset()
+    }
+
+    fn at_end(&mut self) -> Result<bool> {
+        IoRead::at_end(self)
     }
 }
 

@@ -5,8 +5,8 @@ use std::marker::PhantomData;
 
 use serde::de::{Deserialize, DeserializeOwned};
 
-use crate::read::{IoRead, SliceRead};
-use crate::{Deserializer, Error, Limits, Result};
+use crate::read::{IoRead, Read, SliceRead};
+use crate::{Deserializer, Limits, Result};
 
 /// An iterator over values written back to back, from a slice or a reader.
 ///
@@ -131,8 +131,10 @@ impl<R, T> StreamDeserializer<R, T> {
     }
 }
 
-impl<'de, T> StreamDeserializer<SliceRead<'de>, T> {
-    /// The offset just past the last value read successfully.
+impl<'de, R: Read<'de>, T> StreamDeserializer<R, T> {
+    /// The offset just past the last value read successfully; after an
+    /// error from a reader, past the bytes of the failed value that were
+    /// read. A slice stream can resume there once more bytes arrive.
     ///
     /// ```
     /// use msgpack_serde::StreamDeserializer;
@@ -142,22 +144,8 @@ impl<'de, T> StreamDeserializer<SliceRead<'de>, T> {
     /// assert_eq!(stream.next().unwrap().unwrap(), 1);
     /// assert!(stream.next().unwrap().unwrap_err().is_eof());
     /// assert_eq!(stream.byte_offset(), 1); // where the cut-short value starts
-    /// ```
-    pub fn byte_offset(&self) -> usize {
-        self.de.byte_offset()
-    }
-}
-
-impl<R: io::Read, T> StreamDeserializer<IoRead<R>, T> {
-    /// How many bytes have been read from the stream: after a value, the
-    /// offset just past it; after an error, past the bytes of the failed
-    /// value that were read.
     ///
-    /// ```
-    /// use msgpack_serde::StreamDeserializer;
-    ///
-    /// let input: &[u8] = &[0x01, 0xcd, 0x01]; // 1, then a cut-short uint 16
-    /// let mut stream = StreamDeserializer::<_, u16>::from_reader(input);
+    /// let mut stream = StreamDeserializer::<_, u16>::from_reader(&bytes[..]);
     /// assert_eq!(stream.next().unwrap().unwrap(), 1);
     /// assert_eq!(stream.byte_offset(), 1);
     /// assert!(stream.next().unwrap().unwrap_err().is_eof());
@@ -175,20 +163,7 @@ impl<R, T> StreamDeserializer<R, T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Iterator for StreamDeserializer<SliceRead<'de>, T> {
-    type Item = Result<T>;
-
-    fn next(&mut self) -> Option<Result<T>> {
-        let read = self.de.read_mut();
-        if self.failed || read.pos == read.input.len() {
-            return None;
-        }
-        let result = T::deserialize(&mut self.de);
-        self.record(result)
-    }
-}
-
-impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>, T> {
+impl<'de, R: Read<'de>, T: Deserialize<'de>> Iterator for StreamDeserializer<R, T> {
     type Item = Result<T>;
 
     fn next(&mut self) -> Option<Result<T>> {
@@ -201,7 +176,7 @@ impl<R: io::Read, T: DeserializeOwned> Iterator for StreamDeserializer<IoRead<R>
                 let result = T::deserialize(&mut self.de);
                 self.record(result)
             }
-            Err(error) => self.record(Err::<T, Error>(error)),
+            Err(error) => self.record(Err(error)),
         }
     }
 }

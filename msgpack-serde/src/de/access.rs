@@ -1,0 +1,136 @@
+//! The `SeqAccess`, `MapAccess` and `EnumAccess` that serde's visitors
+//! take: the elements of a container being read, each paid from the
+//! decoder's owed count as it is read.
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::decoder::{Decoder, Strings};
+use crate::{Error, Result};
+
+/// The elements of an array, or the entries of a map, being read: the
+/// `SeqAccess` and `MapAccess` serde's visitors take.
+pub(super) struct Items<'x, 'a, M> {
+    pub(super) de: &'x mut Decoder<'a, M>,
+    pub(super) left: u32,
+}
+
+impl<M> Items<'_, '_, M> {
+    /// Whether an element or entry is left; if so, it (or its key) is
+    /// about to be read.
+    #[inline(always)]
+    fn advance(&mut self) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        self.de.pay(1);
+        true
+    }
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut Items<'_, 'a, M> {
+    type Error = Error;
+
+    #[inline(always)]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if !self.advance() {
+            return Ok(None);
+        }
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    // serde's provided method, without the `PhantomData` seed it goes
+    // through (which the compiler leaves out of line): every element comes
+    // through here.
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        if !self.advance() {
+            return Ok(None);
+        }
+        T::deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> {
+    type Error = Error;
+
+    #[inline(always)]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if !self.advance() {
+            return Ok(None);
+        }
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline(always)]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.de.pay(1);
+        seed.deserialize(&mut *self.de)
+    }
+
+    // serde's provided methods, without the `PhantomData` seed they go
+    // through (which the compiler leaves out of line): every key and value
+    // of a map (every field of a derived struct) comes through here.
+    #[inline(always)]
+    fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>> {
+        if !self.advance() {
+            return Ok(None);
+        }
+        K::deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline(always)]
+    fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
+        self.de.pay(1);
+        V::deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
+/// A variant in a one-entry map: the key names it, the value is its payload.
+pub(super) struct EnumAccess<'x, 'a, M> {
+    pub(super) de: &'x mut Decoder<'a, M>,
+}
+
+impl<'de, 'x, 'a, M: Strings<'a, 'de>> de::EnumAccess<'de> for EnumAccess<'x, 'a, M> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        // The key, and the payload read next.
+        self.de.pay(2);
+        let variant = seed.deserialize(&mut *self.de)?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de, 'a, M: Strings<'a, 'de>> de::VariantAccess<'de> for EnumAccess<'_, 'a, M> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(&mut *self.de, visitor)
+    }
+}
