@@ -11,7 +11,7 @@ use crate::{Deserializer, Limits, Result};
 /// An iterator over values written back to back, from a slice or a reader.
 ///
 /// A value cut short by the end of the input is reported as an error whose
-/// [`is_eof`](Error::is_eof) is true: the bytes so far are a valid prefix
+/// [`is_eof`](crate::Error::is_eof) is true: the bytes so far are a valid prefix
 /// as far as they were read (decoding stops early, without reading on,
 /// once the containers open declare more elements than the bytes left
 /// could hold), so a caller that buffers a socket can wait for more and
