@@ -45,7 +45,6 @@ impl<R: Read> Frames<R> {
     /// The next whole value and its offset in the stream; `None` at the end
     /// of the input.
     pub fn next_value(&mut self) -> Result<Option<(usize, &[u8])>, FrameError> {
-        let max_bytes = self.max_bytes;
         let found = self.next_by(|input, offset| {
             let mut probe = Reader::new(input);
             probe.skip().map(|()| probe.position()).map_err(|error| {
@@ -54,20 +53,18 @@ impl<R: Read> Frames<R> {
                 (more, FrameError::Invalid(error))
             })
         })?;
-        let Some((offset, len)) = found else {
+        let Some((_, len)) = found else {
             return Ok(None);
         };
-        if let Some(limit) = max_bytes.filter(|&limit| len > limit) {
-            return Err(FrameError::TooLarge { offset, limit });
-        }
-        Ok(Some((offset, &self.buffer[self.start - len..self.start])))
+        Ok(found.map(|(offset, _)| (offset, &self.buffer[self.start - len..self.start])))
     }
 
     /// The next value as `parse` reads it from the buffered input (and the
     /// stream offset it starts at): it gives the value's length, or an
     /// error and whether more input could mend it. `Ok` gives the value's
-    /// offset and length, `None` at the end of the input. Reading one
-    /// value in one pass, a check needs no framing first.
+    /// offset and length, `None` at the end of the input; a value longer
+    /// than `max_bytes`, whole in the buffer or not, is `TooLarge`. Reading
+    /// one value in one pass, a check needs no framing first.
     pub fn next_by<E: From<FrameError>>(
         &mut self,
         mut parse: impl FnMut(&[u8], usize) -> Result<usize, (bool, E)>,
@@ -77,6 +74,9 @@ impl<R: Read> Frames<R> {
                 let offset = self.base + self.start;
                 match parse(&self.buffer[self.start..self.end], offset) {
                     Ok(len) => {
+                        if let Some(limit) = self.max_bytes.filter(|&limit| len > limit) {
+                            return Err(FrameError::TooLarge { offset, limit }.into());
+                        }
                         self.start += len;
                         return Ok(Some((offset, len)));
                     }
@@ -177,6 +177,21 @@ mod tests {
             panic!()
         };
         assert_eq!(error.to_string(), "reserved marker 0xc1 at offset 2");
+    }
+
+    #[test]
+    fn whole_values_over_the_limit_are_too_large() {
+        // [1, 2, 3] is 4 bytes, whole in the buffer.
+        let input = [0x01, 0x93, 0x01, 0x02, 0x03, 0x01];
+        let mut frames = Frames::new(&input[..], Some(3));
+        assert_eq!(frames.next_value().unwrap().unwrap().0, 0);
+        assert!(matches!(
+            frames.next_value(),
+            Err(FrameError::TooLarge {
+                offset: 1,
+                limit: 3
+            })
+        ));
     }
 
     #[test]

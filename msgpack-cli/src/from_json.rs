@@ -328,7 +328,10 @@ impl<'de, S: Serializer> DeserializeSeed<'de> for TagSeed<'_, S> {
 
 /// `{"type": 5, "data": "<base64>"}`.
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = r#"an object {"type": -128 to 127, "data": base64}"#
+)]
 struct ExtBody {
     #[serde(rename = "type")]
     ext_type: i8,

@@ -11,6 +11,7 @@ use crate::cli::{Color, InspectArgs};
 use crate::error::{Failure, Result};
 use crate::io::{open_output, read_all};
 use crate::tags;
+use crate::to_json::MAX_DEPTH;
 use crate::walk::{Item, Role, Walk};
 
 /// Bytes shown in the hex column before it is cut with `…`.
@@ -77,6 +78,13 @@ pub fn run(args: &InspectArgs) -> Result<()> {
             if entries > 0 {
                 line.push_str(&paint.dim(&format!(" … {entries} collapsed, {bytes} bytes")));
             }
+        } else if is_container && item.depth >= MAX_DEPTH {
+            // Each line is indented by its depth: unbounded, a few bytes
+            // of nesting would print gigabytes.
+            return Err(Failure::invalid(format!(
+                "nesting exceeds the depth limit of {MAX_DEPTH} at offset {} (--max-depth collapses it)",
+                item.offset
+            )));
         }
         writeln!(out, "{}  {}  {}", paint.offset(offset), hex, line)?;
     }

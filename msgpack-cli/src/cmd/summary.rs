@@ -9,6 +9,7 @@ use msgpack_serde::core::{Family, Token};
 use crate::cli::InspectArgs;
 use crate::error::{Failure, Result};
 use crate::io::{open_output, read_all};
+use crate::to_json::MAX_DEPTH;
 use crate::walk::{Role, Walk};
 
 pub fn run(args: &InspectArgs) -> Result<()> {
@@ -59,45 +60,97 @@ pub struct Summary {
     pub types: HashMap<&'static str, Tally>,
 }
 
-/// The [`Summary`] of the one value of `input`.
+/// An array or map whose bytes are added up when it closes.
+struct Open {
+    /// Its path; `None` for a map key (its bytes go to its value's path).
+    path: Option<String>,
+    /// Where its bytes start: its key's offset when it is a map's value.
+    start: usize,
+    depth: usize,
+}
+
+/// The [`Summary`] of the one value of `input`, in one pass: a container's
+/// bytes are its span, taken when it closes, so the time is linear in the
+/// input (times the depth, for the paths' text, which [`MAX_DEPTH`] bounds).
 pub fn tally(input: &[u8]) -> Result<Summary> {
     let mut walk = Walk::new(input);
     let mut paths: HashMap<String, Tally> = HashMap::new();
     let mut types: HashMap<&'static str, Tally> = HashMap::new();
-    // The paths of the open containers, outermost first.
-    let mut open: Vec<String> = Vec::new();
-    // The bytes of the key just read: its value's path counts them too.
-    let mut key_bytes = 0;
+    let mut open: Vec<Open> = Vec::new();
+    // The offset and bytes of the key just read: its value's path counts
+    // them too.
+    let mut key: Option<(usize, usize)> = None;
+    let close = |open: &mut Vec<Open>,
+                 paths: &mut HashMap<String, Tally>,
+                 key: &mut Option<(usize, usize)>,
+                 depth: usize,
+                 end: usize| {
+        while open.last().is_some_and(|last| last.depth >= depth) {
+            let closed = open.pop().expect("just checked");
+            match closed.path {
+                Some(path) => paths.entry(path).or_default().bytes += end - closed.start,
+                None => *key = Some((closed.start, end - closed.start)),
+            }
+        }
+    };
     while let Some(item) = walk.next_item() {
         let item =
             item.map_err(|error| Failure::invalid(format!("{error}, at {}", walk.path(false))))?;
-        open.truncate(item.depth);
-        let path = walk.path(true);
+        close(&mut open, &mut paths, &mut key, item.depth, item.offset);
+        // Inside a map key that is an array or map: no paths of their own.
+        let in_key = open.iter().any(|o| o.path.is_none());
         let own = item.bytes.len();
         let kind = types.entry(family_name(item.token)).or_default();
         kind.bytes += own;
         kind.count += 1;
+        let is_container = matches!(item.token, Token::Array(_) | Token::Map(_));
+        if is_container && item.depth >= MAX_DEPTH {
+            return Err(Failure::invalid(format!(
+                "nesting exceeds the depth limit of {MAX_DEPTH} at offset {}",
+                item.offset
+            )));
+        }
+        if in_key {
+            if is_container {
+                open.push(Open {
+                    path: Some(String::new()),
+                    start: item.offset,
+                    depth: item.depth,
+                });
+            }
+            continue;
+        }
+        if let Role::Key(_) = item.role {
+            if is_container {
+                open.push(Open {
+                    path: None,
+                    start: item.offset,
+                    depth: item.depth,
+                });
+            } else {
+                key = Some((item.offset, own));
+            }
+            continue;
+        }
+        let path = walk.path(true);
+        let (start, key_bytes) = match (item.role, key.take()) {
+            (Role::Value(_), Some((offset, bytes))) => (offset, bytes),
+            _ => (item.offset, 0),
+        };
         let entry = paths.entry(path.clone()).or_default();
-        entry.bytes += own;
-        match item.role {
-            // A key's path is its map's (which holds it); its value's path
-            // gets its bytes below.
-            Role::Key(_) => key_bytes = own,
-            Role::Value(_) => {
-                entry.bytes += std::mem::take(&mut key_bytes);
-                entry.count += 1;
-            }
-            Role::Root | Role::Element(_) => entry.count += 1,
-        }
-        for ancestor in &open {
-            if *ancestor != path {
-                paths.entry(ancestor.clone()).or_default().bytes += own;
-            }
-        }
-        if matches!(item.token, Token::Array(_) | Token::Map(_)) {
-            open.push(path);
+        entry.count += 1;
+        if is_container {
+            open.push(Open {
+                path: Some(path),
+                start,
+                depth: item.depth,
+            });
+        } else {
+            entry.bytes += key_bytes + own;
         }
     }
+    close(&mut open, &mut paths, &mut key, 0, walk.position());
+    paths.remove("");
     if walk.position() < input.len() {
         return Err(Failure::invalid(format!(
             "trailing bytes after the value at offset {}",

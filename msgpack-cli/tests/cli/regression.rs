@@ -206,3 +206,77 @@ fn plain_keys_of_bin_and_timestamps_were_quoted_twice() {
         "{\"YQ==\":1,\"1970-01-01T00:00:00Z\":2}\n"
     );
 }
+
+/// `validate --lines` checked `--max-bytes` only against a value still
+/// arriving, not one already whole in the buffer: `[1, 2, 3]` passed a
+/// limit of 3 bytes.
+#[test]
+fn validate_lines_let_whole_values_past_max_bytes() {
+    fails(
+        &["validate", "--lines", "--max-bytes", "3"],
+        &hex("01 93 01 02 03 01"),
+        1,
+        "line 2: value exceeds the size limit of 3 bytes at offset 4",
+    );
+    assert_eq!(
+        ok_text(
+            &["validate", "--lines", "--max-bytes", "4"],
+            &hex("01 93 01 02 03 01")
+        ),
+        "valid: 3 values, 6 bytes\n"
+    );
+}
+
+/// `inspect --summary` added every item's bytes to each of its ancestors'
+/// paths, cloning their text: time cubic in the depth (3,000 nested arrays,
+/// 3 KB, took 34 s). A container's bytes are now its span, taken when it
+/// closes, and nesting stops at 512 levels, as in decode.
+#[test]
+fn summary_took_cubic_time_in_the_depth() {
+    // 500 nested arrays around 5,000 integers.
+    let mut bytes = vec![0x91; 500];
+    bytes.extend(hex("dc 13 88"));
+    bytes.extend([0x01; 5000]);
+    let started = std::time::Instant::now();
+    let text = ok_text(&["inspect", "--summary"], &bytes);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[1], "      5503  100.0%        1  $");
+    assert_eq!(lines[2], "      5502  100.0%        1  $[]");
+    let deepest = format!("      5000   90.9%     5000  ${}", "[]".repeat(501));
+    assert!(lines.contains(&deepest.as_str()), "{text}");
+    assert_eq!(lines.len(), 1 + 502 + 1 + 1 + 2);
+
+    let mut deep = vec![0x91; 100_000];
+    deep.push(0xc0);
+    fails(
+        &["inspect", "--summary"],
+        &deep,
+        1,
+        "nesting exceeds the depth limit of 512 at offset 512",
+    );
+}
+
+/// `inspect` indents each line by its depth, so 100 KB of nested arrays
+/// printed 10 GB. It stops at 512 levels now, unless --max-depth collapses
+/// them first.
+#[test]
+fn inspect_printed_gigabytes_for_deep_nesting() {
+    let mut deep = vec![0x91; 100_000];
+    deep.push(0xc0);
+    let out = fails(
+        &["inspect"],
+        &deep,
+        1,
+        "nesting exceeds the depth limit of 512 at offset 512 (--max-depth collapses it)",
+    );
+    assert_eq!(String::from_utf8(out).unwrap().lines().count(), 512);
+    let shown = ok_text(&["inspect", "--max-depth", "1"], &deep);
+    assert_eq!(
+        shown,
+        "\
+000000  91                               fixarray(1)
+000001  91                                 fixarray(1) … 1 collapsed, 99999 bytes
+"
+    );
+}
