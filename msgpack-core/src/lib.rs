@@ -79,7 +79,7 @@ pub mod encode;
 mod error;
 mod integer;
 mod limits;
-mod marker;
+pub mod marker;
 mod read;
 #[cfg(feature = "serde")]
 pub mod serde_ext;

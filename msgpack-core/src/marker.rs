@@ -1,4 +1,18 @@
-//! The first byte of every MessagePack value.
+//! The first byte of every MessagePack value: [`Marker`], and each marker
+//! byte as a named constant to match on.
+//!
+//! ```
+//! use msgpack_core::marker;
+//!
+//! let kind = |byte: u8| match byte {
+//!     marker::FIXPOS..=marker::FIXPOS_MAX | marker::U8 => "small unsigned",
+//!     marker::FIXSTR..=marker::FIXSTR_MAX | marker::STR8 => "short string",
+//!     marker::NIL => "nil",
+//!     _ => "other",
+//! };
+//! assert_eq!(kind(0xcc), "small unsigned");
+//! assert_eq!(kind(0xa3), "short string");
+//! ```
 
 use core::fmt;
 
@@ -362,6 +376,96 @@ impl Marker {
     }
 }
 
+// Marker bytes by name, for code that matches on the byte itself (the
+// decoder's fast paths, where a `Marker` would cost a conversion). Each is
+// its `Marker`'s `to_u8`, so the two cannot disagree; a fix format is a
+// range from its first byte to its `_MAX`.
+
+/// `0x00`: the first positive fixint.
+pub const FIXPOS: u8 = Marker::FixPos(0).to_u8();
+/// `0x7f`: the last positive fixint.
+pub const FIXPOS_MAX: u8 = Marker::FixPos(0x7f).to_u8();
+/// `0x80`: the fixmap of no pairs; the length is the low 4 bits.
+pub const FIXMAP: u8 = Marker::FixMap(0).to_u8();
+/// `0x8f`: the last fixmap.
+pub const FIXMAP_MAX: u8 = Marker::FixMap(0x0f).to_u8();
+/// `0x90`: the fixarray of no elements; the length is the low 4 bits.
+pub const FIXARRAY: u8 = Marker::FixArray(0).to_u8();
+/// `0x9f`: the last fixarray.
+pub const FIXARRAY_MAX: u8 = Marker::FixArray(0x0f).to_u8();
+/// `0xa0`: the empty fixstr; the length is the low 5 bits.
+pub const FIXSTR: u8 = Marker::FixStr(0).to_u8();
+/// `0xbf`: the last fixstr.
+pub const FIXSTR_MAX: u8 = Marker::FixStr(0x1f).to_u8();
+/// `0xc0`
+pub const NIL: u8 = Marker::Nil.to_u8();
+/// `0xc1`
+pub const RESERVED: u8 = Marker::Reserved.to_u8();
+/// `0xc2`
+pub const FALSE: u8 = Marker::False.to_u8();
+/// `0xc3`
+pub const TRUE: u8 = Marker::True.to_u8();
+/// `0xc4`
+pub const BIN8: u8 = Marker::Bin8.to_u8();
+/// `0xc5`
+pub const BIN16: u8 = Marker::Bin16.to_u8();
+/// `0xc6`
+pub const BIN32: u8 = Marker::Bin32.to_u8();
+/// `0xc7`
+pub const EXT8: u8 = Marker::Ext8.to_u8();
+/// `0xc8`
+pub const EXT16: u8 = Marker::Ext16.to_u8();
+/// `0xc9`
+pub const EXT32: u8 = Marker::Ext32.to_u8();
+/// `0xca`
+pub const F32: u8 = Marker::F32.to_u8();
+/// `0xcb`
+pub const F64: u8 = Marker::F64.to_u8();
+/// `0xcc`
+pub const U8: u8 = Marker::U8.to_u8();
+/// `0xcd`
+pub const U16: u8 = Marker::U16.to_u8();
+/// `0xce`
+pub const U32: u8 = Marker::U32.to_u8();
+/// `0xcf`
+pub const U64: u8 = Marker::U64.to_u8();
+/// `0xd0`
+pub const I8: u8 = Marker::I8.to_u8();
+/// `0xd1`
+pub const I16: u8 = Marker::I16.to_u8();
+/// `0xd2`
+pub const I32: u8 = Marker::I32.to_u8();
+/// `0xd3`
+pub const I64: u8 = Marker::I64.to_u8();
+/// `0xd4`
+pub const FIXEXT1: u8 = Marker::FixExt1.to_u8();
+/// `0xd5`
+pub const FIXEXT2: u8 = Marker::FixExt2.to_u8();
+/// `0xd6`
+pub const FIXEXT4: u8 = Marker::FixExt4.to_u8();
+/// `0xd7`
+pub const FIXEXT8: u8 = Marker::FixExt8.to_u8();
+/// `0xd8`
+pub const FIXEXT16: u8 = Marker::FixExt16.to_u8();
+/// `0xd9`
+pub const STR8: u8 = Marker::Str8.to_u8();
+/// `0xda`
+pub const STR16: u8 = Marker::Str16.to_u8();
+/// `0xdb`
+pub const STR32: u8 = Marker::Str32.to_u8();
+/// `0xdc`
+pub const ARRAY16: u8 = Marker::Array16.to_u8();
+/// `0xdd`
+pub const ARRAY32: u8 = Marker::Array32.to_u8();
+/// `0xde`
+pub const MAP16: u8 = Marker::Map16.to_u8();
+/// `0xdf`
+pub const MAP32: u8 = Marker::Map32.to_u8();
+/// `0xe0`: the first negative fixint, -32.
+pub const FIXNEG: u8 = Marker::FixNeg(-32).to_u8();
+/// `0xff`: the last negative fixint, -1.
+pub const FIXNEG_MAX: u8 = Marker::FixNeg(-1).to_u8();
+
 impl From<u8> for Marker {
     fn from(byte: u8) -> Marker {
         Marker::from_u8(byte)
@@ -401,6 +505,57 @@ impl fmt::Display for Family {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn named_bytes_are_the_spec_bytes() {
+        let named = [
+            (FIXPOS, 0x00),
+            (FIXPOS_MAX, 0x7f),
+            (FIXMAP, 0x80),
+            (FIXMAP_MAX, 0x8f),
+            (FIXARRAY, 0x90),
+            (FIXARRAY_MAX, 0x9f),
+            (FIXSTR, 0xa0),
+            (FIXSTR_MAX, 0xbf),
+            (NIL, 0xc0),
+            (RESERVED, 0xc1),
+            (FALSE, 0xc2),
+            (TRUE, 0xc3),
+            (BIN8, 0xc4),
+            (BIN16, 0xc5),
+            (BIN32, 0xc6),
+            (EXT8, 0xc7),
+            (EXT16, 0xc8),
+            (EXT32, 0xc9),
+            (F32, 0xca),
+            (F64, 0xcb),
+            (U8, 0xcc),
+            (U16, 0xcd),
+            (U32, 0xce),
+            (U64, 0xcf),
+            (I8, 0xd0),
+            (I16, 0xd1),
+            (I32, 0xd2),
+            (I64, 0xd3),
+            (FIXEXT1, 0xd4),
+            (FIXEXT2, 0xd5),
+            (FIXEXT4, 0xd6),
+            (FIXEXT8, 0xd7),
+            (FIXEXT16, 0xd8),
+            (STR8, 0xd9),
+            (STR16, 0xda),
+            (STR32, 0xdb),
+            (ARRAY16, 0xdc),
+            (ARRAY32, 0xdd),
+            (MAP16, 0xde),
+            (MAP32, 0xdf),
+            (FIXNEG, 0xe0),
+            (FIXNEG_MAX, 0xff),
+        ];
+        for (name, byte) in named {
+            assert_eq!(name, byte);
+        }
+    }
 
     #[test]
     fn every_byte_round_trips() {

@@ -1,6 +1,8 @@
 //! Reading an integer without branching on its form: random integers
 //! mispredict a branch (or a jump table) on the marker nearly every time.
 
+use msgpack_core::marker;
+
 /// How to read the integer a marker byte starts: its bytes in all
 /// (`len`, 0 when the byte starts no integer), then the marker itself
 /// (`at_marker`, a fixint) or the 64-bit big-endian word after it, as the
@@ -44,17 +46,17 @@ static INT_READS: [IntRead; 256] = {
     let mut table = [NOT_AN_INT; 256];
     let mut byte = 0;
     while byte < 256 {
-        table[byte] = match byte {
-            0x00..=0x7f => fix(false),
-            0xe0..=0xff => fix(true),
-            0xcc => sized(1, false),
-            0xcd => sized(2, false),
-            0xce => sized(4, false),
-            0xcf => sized(8, false),
-            0xd0 => sized(1, true),
-            0xd1 => sized(2, true),
-            0xd2 => sized(4, true),
-            0xd3 => sized(8, true),
+        table[byte] = match byte as u8 {
+            marker::FIXPOS..=marker::FIXPOS_MAX => fix(false),
+            marker::FIXNEG..=marker::FIXNEG_MAX => fix(true),
+            marker::U8 => sized(1, false),
+            marker::U16 => sized(2, false),
+            marker::U32 => sized(4, false),
+            marker::U64 => sized(8, false),
+            marker::I8 => sized(1, true),
+            marker::I16 => sized(2, true),
+            marker::I32 => sized(4, true),
+            marker::I64 => sized(8, true),
             _ => NOT_AN_INT,
         };
         byte += 1;

@@ -3,7 +3,7 @@
 use std::io;
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{encode, Integer, IoWriter, Reader, Token, Write};
+use msgpack_core::{encode, marker, Integer, IoWriter, Reader, Token, Write};
 use serde::ser::{self, Serialize};
 
 use crate::raw::RAW_VALUE_NAME;
@@ -295,13 +295,13 @@ where
     #[inline(always)]
     fn start_struct(&mut self, len: usize) -> Result<Fields<'_, W>> {
         let fix = if self.config.structs_as_maps_enabled() {
-            0x80
+            marker::FIXMAP
         } else {
-            0x90
+            marker::FIXARRAY
         };
         if len <= 15 {
             self.out.write_u8(fix | len as u8)?;
-        } else if fix == 0x80 {
+        } else if fix == marker::FIXMAP {
             encode::write_map_len(&mut self.out, len)?;
         } else {
             encode::write_array_len(&mut self.out, len)?;
@@ -664,7 +664,7 @@ where
     let bytes = name.as_bytes();
     if bytes.len() <= 8 {
         let mut fixstr = [0u8; 9];
-        fixstr[0] = 0xa0 | bytes.len() as u8;
+        fixstr[0] = marker::FIXSTR | bytes.len() as u8;
         fixstr[1..1 + bytes.len()].copy_from_slice(bytes);
         out.write_prefix(&fixstr, 1 + bytes.len())?;
         Ok(())
@@ -682,7 +682,7 @@ where
     Error: From<W::Error>,
 {
     if bytes.len() <= 31 {
-        out.write_u8(0xa0 | bytes.len() as u8)?;
+        out.write_u8(marker::FIXSTR | bytes.len() as u8)?;
     } else {
         write_long_str_len(out, bytes.len())?;
     }

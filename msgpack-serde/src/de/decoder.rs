@@ -7,7 +7,7 @@
 use std::marker::PhantomData;
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{ErrorKind, Family, Limits, Reader};
+use msgpack_core::{marker, ErrorKind, Family, Limits, Reader};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
@@ -212,12 +212,13 @@ impl<'a, M> Decoder<'a, M> {
         Ok(value)
     }
 
-    /// The `N` bytes after `marker`, read, when `marker` is the next byte
-    /// and the input holds them; `None` (reading nothing) otherwise.
+    /// The `N` bytes after the marker byte `first`, read, when `first` is
+    /// the next byte and the input holds them; `None` (reading nothing)
+    /// otherwise.
     #[inline(always)]
-    fn fixed_width<const N: usize>(&mut self, marker: u8) -> Option<[u8; N]> {
+    fn fixed_width<const N: usize>(&mut self, first: u8) -> Option<[u8; N]> {
         let rest = self.reader.remaining();
-        if rest.len() <= N || rest[0] != marker {
+        if rest.len() <= N || rest[0] != first {
             return None;
         }
         self.reader.take_byte().ok()?;
@@ -229,7 +230,13 @@ impl<'a, M> Decoder<'a, M> {
     #[inline(always)]
     fn one_byte_value(&mut self) -> Option<u8> {
         match self.reader.remaining().first() {
-            Some(&byte @ (0x00..=0x7f | 0xc0 | 0xc2 | 0xc3 | 0xe0..=0xff)) => {
+            Some(
+                &byte @ (marker::FIXPOS..=marker::FIXPOS_MAX
+                | marker::NIL
+                | marker::FALSE
+                | marker::TRUE
+                | marker::FIXNEG..=marker::FIXNEG_MAX),
+            ) => {
                 self.reader.take_byte().ok()?;
                 Some(byte)
             }
@@ -270,18 +277,18 @@ impl<'a, M> Decoder<'a, M> {
         let r = &mut self.reader;
         r.take_byte()?;
         match byte {
-            0x00..=0x7f => visitor.visit_u64(byte as u64),
-            0xe0..=0xff => visitor.visit_i64(byte as i8 as i64),
-            0xc2 | 0xc3 => visitor.visit_bool(byte == 0xc3),
-            0xca => visitor.visit_f32(f32::from_be_bytes(r.take_array()?)),
-            0xcb => visitor.visit_f64(f64::from_be_bytes(r.take_array()?)),
-            0xcc => visitor.visit_u64(r.take_byte()? as u64),
-            0xcd => visitor.visit_u64(u16::from_be_bytes(r.take_array()?) as u64),
-            0xce => visitor.visit_u64(u32::from_be_bytes(r.take_array()?) as u64),
-            0xcf => visitor.visit_u64(u64::from_be_bytes(r.take_array()?)),
-            0xd0 => visit_signed(visitor, r.take_byte()? as i8 as i64),
-            0xd1 => visit_signed(visitor, i16::from_be_bytes(r.take_array()?) as i64),
-            0xd2 => visit_signed(visitor, i32::from_be_bytes(r.take_array()?) as i64),
+            marker::FIXPOS..=marker::FIXPOS_MAX => visitor.visit_u64(byte as u64),
+            marker::FIXNEG..=marker::FIXNEG_MAX => visitor.visit_i64(byte as i8 as i64),
+            marker::FALSE | marker::TRUE => visitor.visit_bool(byte == marker::TRUE),
+            marker::F32 => visitor.visit_f32(f32::from_be_bytes(r.take_array()?)),
+            marker::F64 => visitor.visit_f64(f64::from_be_bytes(r.take_array()?)),
+            marker::U8 => visitor.visit_u64(r.take_byte()? as u64),
+            marker::U16 => visitor.visit_u64(u16::from_be_bytes(r.take_array()?) as u64),
+            marker::U32 => visitor.visit_u64(u32::from_be_bytes(r.take_array()?) as u64),
+            marker::U64 => visitor.visit_u64(u64::from_be_bytes(r.take_array()?)),
+            marker::I8 => visit_signed(visitor, r.take_byte()? as i8 as i64),
+            marker::I16 => visit_signed(visitor, i16::from_be_bytes(r.take_array()?) as i64),
+            marker::I32 => visit_signed(visitor, i32::from_be_bytes(r.take_array()?) as i64),
             _ => visit_signed(visitor, i64::from_be_bytes(r.take_array()?)),
         }
     }
@@ -319,7 +326,7 @@ impl<'a, M> Decoder<'a, M> {
     /// Reads 16 bytes of bin, the form rmp-serde gives 128-bit integers;
     /// `None` (reading nothing) when the next value is something else.
     fn wide_int(&mut self) -> Result<Option<[u8; 16]>> {
-        if self.reader.peek_byte()? != 0xc4 {
+        if self.reader.peek_byte()? != marker::BIN8 {
             return Ok(None);
         }
         let start = self.reader.position();
@@ -338,10 +345,10 @@ impl<'a, M> Decoder<'a, M> {
     /// reader, read; `None`, reading nothing, for any other marker.
     #[inline(always)]
     fn short_str(&mut self, byte: u8) -> Result<Option<&'a [u8]>> {
-        if (0xa0..=0xbf).contains(&byte) {
+        if (marker::FIXSTR..=marker::FIXSTR_MAX).contains(&byte) {
             self.reader.take_byte()?;
             Ok(Some(self.reader.take((byte & 0x1f) as usize)?))
-        } else if byte == 0xd9 {
+        } else if byte == marker::STR8 {
             let [_, len] = self.reader.take_array()?;
             Ok(Some(self.reader.take(len as usize)?))
         } else {
@@ -398,15 +405,15 @@ impl<'a, M> Decoder<'a, M> {
             return self.visit_utf8(start, bytes, visitor);
         }
         match byte {
-            0x90..=0x9f => {
+            marker::FIXARRAY..=marker::FIXARRAY_MAX => {
                 self.reader.take_byte()?;
                 return self.visit_array(start, (byte & 0x0f) as u32, visitor);
             }
-            0x80..=0x8f => {
+            marker::FIXMAP..=marker::FIXMAP_MAX => {
                 self.reader.take_byte()?;
                 return self.visit_map(start, (byte & 0x0f) as u32, visitor);
             }
-            0xc0 => {
+            marker::NIL => {
                 self.reader.take_byte()?;
                 return visitor.visit_unit();
             }
@@ -449,7 +456,14 @@ fn is_scalar(byte: u8) -> bool {
         let mut table = [false; 256];
         let mut byte = 0;
         while byte < 256 {
-            table[byte] = matches!(byte, 0x00..=0x7f | 0xe0..=0xff | 0xc2 | 0xc3 | 0xca..=0xd3);
+            table[byte] = matches!(
+                byte as u8,
+                marker::FIXPOS..=marker::FIXPOS_MAX
+                    | marker::FIXNEG..=marker::FIXNEG_MAX
+                    | marker::FALSE
+                    | marker::TRUE
+                    | marker::F32..=marker::I64
+            );
             byte += 1;
         }
         table
@@ -496,7 +510,7 @@ macro_rules! integers {
             let start = self.begin();
             let rest = self.reader.remaining();
             let result = match rest.first() {
-                Some(&byte @ 0x00..=0x7f) => {
+                Some(&byte @ marker::FIXPOS..=marker::FIXPOS_MAX) => {
                     self.reader.consume(1);
                     visitor.visit_u64(byte as u64)
                 }
@@ -525,7 +539,7 @@ macro_rules! integers {
 /// inlined with serde's `f32` / `f64` impls around it (a mesh or a series
 /// is mostly floats); the rest is out of line.
 macro_rules! floats {
-    ($($method:ident($marker:literal) => $ty:ident, $visit:ident;)*) => {$(
+    ($($method:ident($marker:path) => $ty:ident, $visit:ident;)*) => {$(
         #[inline(always)]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let start = self.reader.position();
@@ -563,11 +577,11 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         let start = self.begin();
         let byte = self.reader.peek_byte()?;
         let result = match byte {
-            0x80..=0x8f => {
+            marker::FIXMAP..=marker::FIXMAP_MAX => {
                 self.reader.take_byte()?;
                 self.visit_map(start, (byte & 0x0f) as u32, visitor)
             }
-            0x90..=0x9f => {
+            marker::FIXARRAY..=marker::FIXARRAY_MAX => {
                 self.reader.take_byte()?;
                 self.visit_array(start, (byte & 0x0f) as u32, visitor)
             }
@@ -580,7 +594,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     /// field, and every field of a tag-indexed array, comes through here.
     #[inline(always)]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.reader.remaining().first() == Some(&0xc0) {
+        if self.reader.remaining().first() == Some(&marker::NIL) {
             let start = self.begin();
             self.reader.take_byte()?;
             visitor
@@ -688,7 +702,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     /// unit structs.
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         one_value!(self, |start| match self.reader.peek_byte()? {
-            0x90 => {
+            marker::FIXARRAY => {
                 self.reader.take_byte()?;
                 visitor.visit_unit()
             }
@@ -753,8 +767,8 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     floats! {
-        deserialize_f32(0xca) => f32, visit_f32;
-        deserialize_f64(0xcb) => f64, visit_f64;
+        deserialize_f32(marker::F32) => f32, visit_f32;
+        deserialize_f64(marker::F64) => f64, visit_f64;
     }
 
     strings! {
@@ -769,7 +783,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         let start = self.begin();
         let byte = self.reader.peek_byte()?;
         let result = match byte {
-            0x00..=0x7f => {
+            marker::FIXPOS..=marker::FIXPOS_MAX => {
                 self.reader.take_byte()?;
                 visitor.visit_u64(byte as u64)
             }
