@@ -70,9 +70,12 @@ pub fn run(args: &InspectArgs) -> Result<()> {
             line.push(' ');
             line.push_str(&paint.value(&item.token, &value));
         }
+        // An empty container has nothing to collapse (and skipping "the
+        // rest" of it would skip its siblings).
+        let has_children = matches!(item.token, Token::Array(n) | Token::Map(n) if n > 0);
         let too_deep = args
             .max_depth
-            .is_some_and(|max| is_container && item.depth >= max);
+            .is_some_and(|max| has_children && item.depth >= max);
         if too_deep {
             let (entries, bytes) = walk.skip_rest().map_err(Failure::invalid)?;
             if entries > 0 {

@@ -280,3 +280,31 @@ fn inspect_printed_gigabytes_for_deep_nesting() {
 "
     );
 }
+
+/// `inspect --max-depth` collapsed an empty array or map at the limit by
+/// skipping "the rest" of the innermost open container, which for an empty
+/// one is its parent: its siblings vanished (`{"a": {}, "b": 1}` showed
+/// no "b").
+#[test]
+fn inspect_max_depth_hid_the_siblings_of_an_empty_container() {
+    assert_eq!(
+        ok_text(
+            &["inspect", "--max-depth", "1"],
+            &hex("82 a1 61 80 a1 62 91 01")
+        ),
+        "\
+000000  82                               fixmap(2)
+000001  a1 61 80                           \"a\": fixmap(0)
+000004  a1 62 91                           \"b\": fixarray(1) … 1 collapsed, 1 bytes
+"
+    );
+    assert_eq!(
+        ok_text(&["inspect", "--max-depth", "1"], &hex("93 90 01 02")),
+        "\
+000000  93                               fixarray(3)
+000001  90                                 fixarray(0)
+000002  01                                 fixint 1
+000003  02                                 fixint 2
+"
+    );
+}
