@@ -2,7 +2,10 @@
 //! `encode(decode(bytes)) == bytes`, by running the built binary: each case
 //! is a stream of values, decoded and encoded once with `--lines`, and once
 //! more as one array with `decode --pretty`. `decode --plain` must give
-//! valid JSON for each.
+//! valid JSON for each. Also: `validate`, `inspect --summary` and
+//! `inspect` agree with the value, and any JSON goes through encode and
+//! decode unchanged. 64 cases each; `PROPTEST_CASES=1500` for a longer run
+//! (about a minute).
 //!
 //! NaN keeps neither sign nor payload through JSON (tags.rs), so the only
 //! NaNs generated are the quiet ones `f32::NAN` and `f64::NAN`; ext -1 data
@@ -130,8 +133,113 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Cases per property: 64, or `PROPTEST_CASES` for a longer run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(64)
+}
+
+/// Whether the value holds an ext -1 that is no timestamp.
+fn has_bad_timestamp(value: &Value) -> bool {
+    match value {
+        Value::Ext(-1, data) => Timestamp::from_ext_data(data).is_none(),
+        Value::Array(items) => items.iter().any(has_bad_timestamp),
+        Value::Map(entries) => entries
+            .iter()
+            .any(|(k, v)| has_bad_timestamp(k) || has_bad_timestamp(v)),
+        _ => false,
+    }
+}
+
+/// The lines `inspect` prints for a value: one per item, a scalar map key
+/// on its value's line.
+fn inspect_lines(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(inspect_lines).sum::<usize>(),
+        Value::Map(entries) => {
+            1 + entries
+                .iter()
+                .map(|(key, value)| {
+                    let key_lines = match key {
+                        Value::Array(_) | Value::Map(_) => inspect_lines(key),
+                        _ => 0,
+                    };
+                    key_lines + inspect_lines(value)
+                })
+                .sum::<usize>()
+        }
+        _ => 1,
+    }
+}
+
+/// Any JSON, with keys that tags.rs escapes (`$$x`, `$`) but no tag name.
+fn json() -> impl Strategy<Value = serde_json::Value> {
+    let key = prop_oneof![
+        3 => "[a-z]{0,3}",
+        1 => "\\$\\$[a-z]{0,5}",
+        1 => "\\$[0-9]?",
+        1 => "(?s).{0,6}".prop_filter("a tag name", |k| !k.starts_with('$')),
+    ];
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        any::<i64>().prop_map(serde_json::Value::from),
+        any::<u64>().prop_map(serde_json::Value::from),
+        any::<f64>()
+            .prop_filter("finite", |x| x.is_finite())
+            .prop_map(serde_json::Value::from),
+        "(?s).{0,12}".prop_map(serde_json::Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 8, move |inner| {
+        prop_oneof![
+            vec(inner.clone(), 0..8).prop_map(serde_json::Value::Array),
+            vec((key.clone(), inner), 0..8)
+                .prop_map(|entries| serde_json::Value::Object(entries.into_iter().collect())),
+        ]
+    })
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// validate calls any Value valid, --summary's `$` is all its bytes,
+    /// and inspect prints a line per item.
+    #[test]
+    fn validate_summary_and_inspect_agree_with_the_value(value in value()) {
+        let bytes = msgpack_serde::to_vec(&value).unwrap();
+        if has_bad_timestamp(&value) {
+            // validate holds ext -1 to the timestamp's rules.
+            let output = common::run(&["validate"], &bytes);
+            prop_assert_eq!(output.status.code(), Some(1));
+            let stderr = String::from_utf8(output.stderr).unwrap();
+            prop_assert!(stderr.starts_with("msgpack: invalid timestamp at offset "), "{}", stderr);
+        } else {
+            prop_assert_eq!(
+                String::from_utf8(ok(&["validate"], &bytes)).unwrap(),
+                format!("valid: 1 value, {} bytes\n", bytes.len())
+            );
+        }
+        let summary = String::from_utf8(ok(&["inspect", "--summary"], &bytes)).unwrap();
+        let root = format!("{:>10}  100.0%        1  $", bytes.len());
+        prop_assert_eq!(summary.lines().nth(1), Some(root.as_str()), "{}", summary);
+        let shown = String::from_utf8(ok(&["inspect", "--color", "never"], &bytes)).unwrap();
+        prop_assert_eq!(shown.lines().count(), inspect_lines(&value), "{}", shown);
+    }
+
+    /// JSON to MessagePack and back: the same JSON when no key starts with
+    /// `$$`, and the same bytes again in any case.
+    #[test]
+    fn json_through_encode_and_decode(values in vec(json(), 1..16)) {
+        let lines: String = values.iter().map(|v| format!("{v}\n")).collect();
+        let bytes = ok(&["encode", "--lines"], lines.as_bytes());
+        let back = String::from_utf8(ok(&["decode", "--lines"], &bytes)).unwrap();
+        prop_assert_eq!(ok(&["encode", "--lines"], back.as_bytes()), bytes);
+        if !lines.contains("\"$$") {
+            prop_assert_eq!(back, lines);
+        }
+    }
 
     #[test]
     fn encode_of_decode_gives_the_same_bytes(values in vec(value(), 1..24)) {
