@@ -60,9 +60,16 @@ pub fn run(args: &InspectArgs) -> Result<()> {
             None => hex_of(item.bytes),
         };
         line.push_str(&"  ".repeat(item.depth));
-        if let Some(key) = key {
-            line.push_str(&paint.key(&format!("{}:", key_text(&key))));
-            line.push(' ');
+        match (key, item.role) {
+            (Some(key), _) => {
+                line.push_str(&paint.key(&format!("{}:", key_text(&key))));
+                line.push(' ');
+            }
+            // An array or map as a key has lines of its own: say which is
+            // the key and which its value.
+            (None, Role::Key(_)) => line.push_str(&paint.key("(key) ")),
+            (None, Role::Value(_)) => line.push_str(&paint.key("(value) ")),
+            (None, _) => {}
         }
         line.push_str(&paint.format(&format_name(&item)));
         let value = value_text(&item);

@@ -308,3 +308,25 @@ fn inspect_max_depth_hid_the_siblings_of_an_empty_container() {
 "
     );
 }
+
+/// `inspect` printed an array or map used as a map key on lines of its
+/// own, like any element, and its value without its key: nothing told the
+/// key from the value. They are marked `(key)` and `(value)` now.
+#[test]
+fn inspect_did_not_tell_a_container_key_from_its_value() {
+    // {[1, 2]: "x", {1: 2}: [3]}
+    assert_eq!(
+        ok_text(&["inspect"], &hex("82 92 01 02 a1 78 81 01 02 91 03")),
+        "\
+000000  82                               fixmap(2)
+000001  92                                 (key) fixarray(2)
+000002  01                                   fixint 1
+000003  02                                   fixint 2
+000004  a1 78                              (value) fixstr(1) \"x\"
+000006  81                                 (key) fixmap(1)
+000007  01 02                                1: fixint 2
+000009  91                                 (value) fixarray(1)
+000010  03                                   fixint 3
+"
+    );
+}
