@@ -20,7 +20,9 @@
 //! `decode | encode` gives back the bytes of any value in smallest form,
 //! with two limits: nesting stops at 512 levels both ways, and a NaN comes
 //! back as the quiet NaN (`0x7ff8000000000000`, float 32 `0x7fc00000`),
-//! its sign and payload lost.
+//! its sign and payload lost. The other way, a JSON integer beyond
+//! MessagePack's (below `i64::MIN` or above `u64::MAX`) is read as the
+//! nearest float 64, as serde_json reads it.
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
