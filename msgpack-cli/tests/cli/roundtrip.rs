@@ -398,6 +398,9 @@ fn encode_reads_other_spellings() {
             r#"{"$$bin":1,"$$bin":2}"#,
             "82 a4 24 62 69 6e 01 a4 24 62 69 6e 02",
         ),
+        // integers beyond MessagePack's: the nearest float 64 (tags.rs)
+        ("18446744073709551616", "cb 43 f0 00 00 00 00 00 00"),
+        ("-9223372036854775809", "cb c3 e0 00 00 00 00 00 00"),
     ];
     for (json, bytes) in cases {
         assert_eq!(ok(&["encode"], json.as_bytes()), hex(bytes), "{json}");
