@@ -7,6 +7,8 @@
 //! `Deserialize` and `Schema` impls that call small helpers in
 //! `msgpack_serde::__private`.
 
+#![forbid(unsafe_code)]
+
 mod attr;
 mod case;
 mod check;

@@ -155,28 +155,31 @@ impl Config {
         self
     }
 
-    /// Whether structs are written as maps.
+    /// Whether structs are written as maps: what
+    /// [`structs_as_maps`](Config::structs_as_maps) set, read as
+    /// [`is_human_readable`](Config::is_human_readable) reads its setting.
     ///
     /// ```
     /// use msgpack_serde::Config;
     ///
-    /// assert!(Config::named().structs_as_maps_enabled());
-    /// assert!(!Config::compact().structs_as_maps_enabled());
+    /// assert!(Config::named().is_structs_as_maps());
+    /// assert!(!Config::compact().is_structs_as_maps());
     /// ```
-    pub const fn structs_as_maps_enabled(&self) -> bool {
+    pub const fn is_structs_as_maps(&self) -> bool {
         self.structs_as_maps
     }
 
-    /// Whether enum variants are written by index.
+    /// Whether enum variants are written by index: what
+    /// [`variants_as_indices`](Config::variants_as_indices) set.
     ///
     /// ```
     /// use msgpack_serde::Config;
     ///
-    /// assert!(!Config::named().variants_as_indices_enabled());
-    /// assert!(!Config::compact().variants_as_indices_enabled());
-    /// assert!(Config::compact().variants_as_indices(true).variants_as_indices_enabled());
+    /// assert!(!Config::named().is_variants_as_indices());
+    /// assert!(!Config::compact().is_variants_as_indices());
+    /// assert!(Config::compact().variants_as_indices(true).is_variants_as_indices());
     /// ```
-    pub const fn variants_as_indices_enabled(&self) -> bool {
+    pub const fn is_variants_as_indices(&self) -> bool {
         self.variants_as_indices
     }
 
@@ -190,6 +193,40 @@ impl Config {
     /// ```
     pub const fn is_human_readable(&self) -> bool {
         self.human_readable
+    }
+
+    /// Whether structs are written as maps: the old name of
+    /// [`is_structs_as_maps`](Config::is_structs_as_maps).
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use msgpack_serde::Config;
+    ///
+    /// assert!(Config::named().structs_as_maps_enabled());
+    /// assert!(!Config::compact().structs_as_maps_enabled());
+    /// ```
+    #[deprecated(
+        note = "renamed `is_structs_as_maps`, as `is_human_readable` reads `human_readable`"
+    )]
+    pub const fn structs_as_maps_enabled(&self) -> bool {
+        self.is_structs_as_maps()
+    }
+
+    /// Whether enum variants are written by index: the old name of
+    /// [`is_variants_as_indices`](Config::is_variants_as_indices).
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use msgpack_serde::Config;
+    ///
+    /// assert!(!Config::named().variants_as_indices_enabled());
+    /// assert!(Config::compact().variants_as_indices(true).variants_as_indices_enabled());
+    /// ```
+    #[deprecated(
+        note = "renamed `is_variants_as_indices`, as `is_human_readable` reads `human_readable`"
+    )]
+    pub const fn variants_as_indices_enabled(&self) -> bool {
+        self.is_variants_as_indices()
     }
 }
 

@@ -34,6 +34,9 @@
 //!
 //! The whole mapping of the serde data model is in [`Serializer`]'s docs.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 #[doc(hidden)]
 #[allow(missing_debug_implementations, missing_docs)]
 pub mod __private;

@@ -216,7 +216,7 @@ where
     Error: From<W::Error>,
 {
     fn write_variant(&mut self, index: u32, name: &str) -> Result<()> {
-        if self.config.variants_as_indices_enabled() {
+        if self.config.is_variants_as_indices() {
             encode::write_uint(&mut self.out, index as u64)?;
         } else {
             encode::write_str(&mut self.out, name)?;
@@ -294,7 +294,7 @@ where
 
     #[inline(always)]
     fn start_struct(&mut self, len: usize) -> Result<Fields<'_, W>> {
-        let fix = if self.config.structs_as_maps_enabled() {
+        let fix = if self.config.is_structs_as_maps() {
             marker::FIXMAP
         } else {
             marker::FIXARRAY
@@ -711,7 +711,7 @@ macro_rules! struct_like {
 
             #[inline(always)]
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-                if self.ser.config.structs_as_maps_enabled() {
+                if self.ser.config.is_structs_as_maps() {
                     write_field_name(&mut self.ser.out, key)?;
                 }
                 value.serialize(&mut *self.ser)
@@ -721,7 +721,7 @@ macro_rules! struct_like {
             /// counted only the fields written), but would shift every
             /// later field of an array: compact mode refuses it.
             fn skip_field(&mut self, key: &'static str) -> Result<()> {
-                if self.ser.config.structs_as_maps_enabled() {
+                if self.ser.config.is_structs_as_maps() {
                     Ok(())
                 } else {
                     Err(Error::skipped_field(key))
