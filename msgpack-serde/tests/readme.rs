@@ -55,13 +55,19 @@ fn migrating_from_rmp_serde() -> Result<(), msgpack_serde::Error> {
     Ok(())
 }
 
-/// The code of the README section's first `rust` block.
+/// The code of the README section's first `rust` block, without the
+/// lines a doctest hides (`# Ok::<(), Error>(())`): the README's blocks
+/// also run as doctests of msgpack-tests (`tests/src/lib.rs`).
 fn readme_block(section: &str) -> String {
     let readme = include_str!("../../README.md");
     let start = readme.find(section).expect("the section");
     let rest = &readme[start..];
     let code = &rest[rest.find("```rust\n").expect("a rust block") + 8..];
-    code[..code.find("```").expect("the block's end")].to_string()
+    code[..code.find("```").expect("the block's end")]
+        .lines()
+        .filter(|line| !line.starts_with("# "))
+        .map(|line| format!("{line}\n"))
+        .collect()
 }
 
 /// The code between this file's `README begin` and `README end` lines,
