@@ -310,9 +310,12 @@ impl<'de, S: Serializer> DeserializeSeed<'de> for TagSeed<'_, S> {
             tags::FLOAT32 | tags::FLOAT64 => {
                 let value = deserializer.deserialize_any(FloatVisitor)?;
                 if tag == tags::FLOAT32 {
-                    self.serializer
-                        .serialize_f32(value as f32)
-                        .map_err(ser_error)
+                    // Rounded to the nearest float 32, but not to infinity.
+                    let narrow = value as f32;
+                    if value.is_finite() && !narrow.is_finite() {
+                        return Err(invalid(format!("{value:e} is beyond float 32's range")));
+                    }
+                    self.serializer.serialize_f32(narrow).map_err(ser_error)
                 } else {
                     self.serializer.serialize_f64(value).map_err(ser_error)
                 }

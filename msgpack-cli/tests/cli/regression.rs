@@ -330,3 +330,34 @@ fn inspect_did_not_tell_a_container_key_from_its_value() {
 "
     );
 }
+
+/// `{"$float32": 1e39}` wrote float 32 infinity: a number that float 32
+/// cannot hold became another number. It is an error now; numbers within
+/// the range are rounded to the nearest float 32 as before.
+#[test]
+fn a_float32_beyond_its_range_became_infinity() {
+    for (json, message) in [
+        (
+            r#"{"$float32":1e39}"#,
+            "invalid $float32: 1e39 is beyond float 32's range at offset 16",
+        ),
+        (
+            r#"{"$float32":-3.5e38}"#,
+            "invalid $float32: -3.5e38 is beyond float 32's range at offset 19",
+        ),
+    ] {
+        fails(&["encode"], json.as_bytes(), 1, message);
+    }
+    assert_eq!(
+        ok(&["encode"], br#"{"$float32":3.4028235e38}"#),
+        hex("ca 7f 7f ff ff")
+    );
+    assert_eq!(
+        ok(&["encode"], br#"{"$float32":1e-50}"#),
+        hex("ca 00 00 00 00")
+    );
+    assert_eq!(
+        ok(&["encode"], br#"{"$float32":"-Infinity"}"#),
+        hex("ca ff 80 00 00")
+    );
+}
