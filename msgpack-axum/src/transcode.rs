@@ -1,18 +1,19 @@
 //! JSON to MessagePack, value by value, with no tree in between.
 //!
-//! serde_json's deserializer drives a serializer (`serde-transcode`).
-//! JSON gives no length for an object or an array before its elements, and
-//! a general serializer must then count each one into a buffer of its own
-//! and copy it into its parent; this one, writing only JSON's data model
-//! into a `Vec`, reserves one byte for the header (the fix form, up to 15
-//! entries), writes the entries in place and patches the header at the
-//! end, widening it in place for a longer container. The bytes are
-//! msgpack-serde's: the smallest form of every value and header.
+//! serde_json's deserializer drives a visitor that writes each value as
+//! MessagePack the moment it is read. JSON gives no length for an object
+//! or an array before its entries, and a general serializer must then
+//! count each one into a buffer of its own and copy it into its parent;
+//! writing into one `Vec`, this keeps one byte for the header (the fix
+//! form, up to 15 entries), writes the entries in place and patches the
+//! header at the end, widening it in place for a longer container. The
+//! bytes are msgpack-serde's: the smallest form of every value and header,
+//! from msgpack-core's encoder.
 
 use std::fmt;
 
 use msgpack_serde::core::{encode, SliceWriter};
-use serde::ser::{self, Impossible, Serialize};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Re-encodes one JSON document as MessagePack: objects become maps keyed
 /// by string, integers keep their exact value in the smallest form, other
@@ -28,21 +29,28 @@ use serde::ser::{self, Impossible, Serialize};
 /// );
 /// ```
 pub fn json_to_msgpack(json: &[u8]) -> Result<Vec<u8>, TranscodeError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let mut writer = Writer {
-        out: Vec::with_capacity(json.len()),
-    };
-    serde_transcode::transcode(&mut deserializer, &mut writer)?;
-    deserializer
-        .end()
-        .map_err(|error| TranscodeError(error.to_string()))?;
-    Ok(writer.out)
+    // One check of the whole: serde_json's slice input checks each string.
+    let text = std::str::from_utf8(json)
+        .map_err(|error| TranscodeError(format!("JSON is not UTF-8: {error}")))?;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let mut out = Vec::with_capacity(json.len());
+    Value(&mut out)
+        .deserialize(&mut deserializer)
+        .map_err(TranscodeError::json)?;
+    deserializer.end().map_err(TranscodeError::json)?;
+    Ok(out)
 }
 
 /// Why a JSON document could not be re-encoded: it is not valid JSON, or
 /// something follows it.
 #[derive(Debug)]
 pub struct TranscodeError(String);
+
+impl TranscodeError {
+    fn json(error: serde_json::Error) -> TranscodeError {
+        TranscodeError(error.to_string())
+    }
+}
 
 impl fmt::Display for TranscodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -52,204 +60,100 @@ impl fmt::Display for TranscodeError {
 
 impl std::error::Error for TranscodeError {}
 
-impl ser::Error for TranscodeError {
-    fn custom<T: fmt::Display>(message: T) -> TranscodeError {
-        TranscodeError(message.to_string())
+/// The next JSON value, written as MessagePack into the vector.
+struct Value<'a>(&'a mut Vec<u8>);
+
+impl<'de> DeserializeSeed<'de> for Value<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-/// The output.
-struct Writer {
-    out: Vec<u8>,
-}
+impl<'de> Visitor<'de> for Value<'_> {
+    type Value = ();
 
-/// An object or array being written: where its header byte is, and how
-/// many entries it has so far.
-struct Container<'a> {
-    writer: &'a mut Writer,
-    header: usize,
-    count: usize,
-    map: bool,
-}
-
-impl Writer {
-    fn open(&mut self, map: bool) -> Container<'_> {
-        let header = self.out.len();
-        self.out.push(0);
-        Container {
-            writer: self,
-            header,
-            count: 0,
-            map,
-        }
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
     }
-}
 
-impl Container<'_> {
-    /// Writes the header in the byte kept for it, moving the entries up
-    /// when it needs more (past 15 entries).
-    fn close(self) -> Result<(), TranscodeError> {
-        let mut head = [0u8; 5];
-        let mut header = SliceWriter::new(&mut head);
-        let written = if self.map {
-            encode::write_map_len(&mut header, self.count)
-        } else {
-            encode::write_array_len(&mut header, self.count)
-        };
-        written.map_err(|_| TranscodeError("a container too long for MessagePack".into()))?;
-        let head = header.written();
-        let out = &mut self.writer.out;
-        if head.len() > 1 {
-            let end = out.len();
-            out.resize(end + head.len() - 1, 0);
-            out.copy_within(self.header + 1..end, self.header + head.len());
-        }
-        out[self.header..self.header + head.len()].copy_from_slice(head);
-        Ok(())
-    }
-}
-
-/// JSON never holds these: serde_json's deserializer does not ask for them.
-macro_rules! not_in_json {
-    ($($method:ident($($arg:ty),*) -> $ret:ty;)*) => {$(
-        fn $method(self, $(_: $arg),*) -> Result<$ret, TranscodeError> {
-            Err(TranscodeError(concat!(stringify!($method), " is not in JSON's data model").into()))
-        }
-    )*};
-}
-
-impl<'a> ser::Serializer for &'a mut Writer {
-    type Ok = ();
-    type Error = TranscodeError;
-    type SerializeSeq = Container<'a>;
-    type SerializeTuple = Impossible<(), TranscodeError>;
-    type SerializeTupleStruct = Impossible<(), TranscodeError>;
-    type SerializeTupleVariant = Impossible<(), TranscodeError>;
-    type SerializeMap = Container<'a>;
-    type SerializeStruct = Impossible<(), TranscodeError>;
-    type SerializeStructVariant = Impossible<(), TranscodeError>;
-
-    fn serialize_bool(self, value: bool) -> Result<(), TranscodeError> {
-        let Ok(()) = encode::write_bool(&mut self.out, value);
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        let Ok(()) = encode::write_nil(self.0);
         Ok(())
     }
 
-    fn serialize_i64(self, value: i64) -> Result<(), TranscodeError> {
-        let Ok(_) = encode::write_int(&mut self.out, value);
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<(), E> {
+        let Ok(()) = encode::write_bool(self.0, value);
         Ok(())
     }
 
-    fn serialize_u64(self, value: u64) -> Result<(), TranscodeError> {
-        let Ok(_) = encode::write_uint(&mut self.out, value);
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<(), E> {
+        let Ok(_) = encode::write_int(self.0, value);
         Ok(())
     }
 
-    fn serialize_f64(self, value: f64) -> Result<(), TranscodeError> {
-        let Ok(()) = encode::write_f64(&mut self.out, value);
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<(), E> {
+        let Ok(_) = encode::write_uint(self.0, value);
         Ok(())
     }
 
-    fn serialize_str(self, value: &str) -> Result<(), TranscodeError> {
-        encode::write_str(&mut self.out, value)
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<(), E> {
+        let Ok(()) = encode::write_f64(self.0, value);
+        Ok(())
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<(), E> {
+        encode::write_str(self.0, value)
             .map(drop)
-            .map_err(|_| TranscodeError("a string too long for MessagePack".into()))
+            .map_err(|_| E::custom("a string too long for MessagePack"))
     }
 
-    fn serialize_unit(self) -> Result<(), TranscodeError> {
-        let Ok(()) = encode::write_nil(&mut self.out);
-        Ok(())
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let header = open(self.0);
+        let mut count = 0;
+        while seq.next_element_seed(Value(&mut *self.0))?.is_some() {
+            count += 1;
+        }
+        close(self.0, header, count, false)
     }
 
-    fn serialize_seq(self, _: Option<usize>) -> Result<Container<'a>, TranscodeError> {
-        Ok(self.open(false))
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Container<'a>, TranscodeError> {
-        Ok(self.open(true))
-    }
-
-    not_in_json! {
-        serialize_i8(i8) -> ();
-        serialize_i16(i16) -> ();
-        serialize_i32(i32) -> ();
-        serialize_u8(u8) -> ();
-        serialize_u16(u16) -> ();
-        serialize_u32(u32) -> ();
-        serialize_f32(f32) -> ();
-        serialize_char(char) -> ();
-        serialize_bytes(&[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit_struct(&'static str) -> ();
-        serialize_unit_variant(&'static str, u32, &'static str) -> ();
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
-    }
-
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), TranscodeError> {
-        Err(TranscodeError(
-            "serialize_some is not in JSON's data model".into(),
-        ))
-    }
-
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), TranscodeError> {
-        Err(TranscodeError(
-            "serialize_newtype_struct is not in JSON's data model".into(),
-        ))
-    }
-
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), TranscodeError> {
-        Err(TranscodeError(
-            "serialize_newtype_variant is not in JSON's data model".into(),
-        ))
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let header = open(self.0);
+        let mut count = 0;
+        while map.next_key_seed(Value(&mut *self.0))?.is_some() {
+            map.next_value_seed(Value(&mut *self.0))?;
+            count += 1;
+        }
+        close(self.0, header, count, true)
     }
 }
 
-impl ser::SerializeSeq for Container<'_> {
-    type Ok = ();
-    type Error = TranscodeError;
-
-    fn serialize_element<T: ?Sized + Serialize>(
-        &mut self,
-        value: &T,
-    ) -> Result<(), TranscodeError> {
-        self.count += 1;
-        value.serialize(&mut *self.writer)
-    }
-
-    fn end(self) -> Result<(), TranscodeError> {
-        self.close()
-    }
+/// Keeps one byte for a container's header; where it is.
+fn open(out: &mut Vec<u8>) -> usize {
+    out.push(0);
+    out.len() - 1
 }
 
-impl ser::SerializeMap for Container<'_> {
-    type Ok = ();
-    type Error = TranscodeError;
-
-    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), TranscodeError> {
-        self.count += 1;
-        key.serialize(&mut *self.writer)
+/// Writes the header of the container of `count` entries whose byte is at
+/// `at`, moving the entries up when it needs more (past 15 entries).
+fn close<E: de::Error>(out: &mut Vec<u8>, at: usize, count: usize, map: bool) -> Result<(), E> {
+    let mut head = [0u8; 5];
+    let mut header = SliceWriter::new(&mut head);
+    let written = if map {
+        encode::write_map_len(&mut header, count)
+    } else {
+        encode::write_array_len(&mut header, count)
+    };
+    written.map_err(|_| E::custom("a container too long for MessagePack"))?;
+    let head = header.written();
+    if head.len() > 1 {
+        let end = out.len();
+        out.resize(end + head.len() - 1, 0);
+        out.copy_within(at + 1..end, at + head.len());
     }
-
-    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), TranscodeError> {
-        value.serialize(&mut *self.writer)
-    }
-
-    fn end(self) -> Result<(), TranscodeError> {
-        self.close()
-    }
+    out[at..at + head.len()].copy_from_slice(head);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -290,6 +194,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(json_to_msgpack(&json).unwrap(), general.into_inner());
+    }
+
+    #[test]
+    fn json_that_is_not_utf8_is_an_error() {
+        let error = json_to_msgpack(b"\"\xff\"").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "JSON is not UTF-8: invalid utf-8 sequence of 1 bytes from index 1"
+        );
     }
 
     #[test]
