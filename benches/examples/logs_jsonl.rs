@@ -8,7 +8,10 @@ use std::io::{BufWriter, Write};
 use msgpack_benches::fixtures;
 
 fn main() -> std::io::Result<()> {
-    let mib: usize = std::env::args().nth(1).and_then(|text| text.parse().ok()).unwrap_or(256);
+    let mib: usize = std::env::args()
+        .nth(1)
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(256);
     let lines: Vec<String> = fixtures::logs()
         .records
         .iter()
