@@ -1,4 +1,4 @@
-//! Where a [`Deserializer`](crate::Deserializer) reads from: a slice, or
+//! Where a [`Deserializer`] reads from: a slice, or
 //! any `io::Read` framed one value at a time.
 //!
 //! ```
@@ -19,25 +19,20 @@ use msgpack_core::{ErrorKind, Family, Limits, Marker};
 use serde::de::DeserializeSeed;
 
 use crate::de::{Borrowed, Copied, Decoder};
-use crate::{Error, Result};
+use crate::{Deserializer, Error, Result};
 
 mod private {
     pub trait Sealed {}
 }
 
-/// What a [`Deserializer`](crate::Deserializer) reads from: [`SliceRead`]
+/// What a [`Deserializer`] reads from: [`SliceRead`]
 /// or [`IoRead`], as serde_json's `Read`. Sealed: its methods are how the
 /// deserializer runs, not an interface to implement.
-pub trait Read<'de>: private::Sealed {
-    /// Decodes the next value with `seed`, given a decoder over it, and
-    /// moves past it.
+pub trait Read<'de>: private::Sealed + Sized {
+    /// Decodes the next value of `de`'s input with `seed`, given a
+    /// decoder over it under `de`'s settings, and moves past it.
     #[doc(hidden)]
-    fn run<S: DeserializeSeed<'de>>(
-        &mut self,
-        limits: Limits,
-        human_readable: bool,
-        seed: S,
-    ) -> Result<S::Value>;
+    fn run<S: DeserializeSeed<'de>>(de: &mut Deserializer<Self>, seed: S) -> Result<S::Value>;
 
     /// The input offset just past the bytes consumed.
     #[doc(hidden)]
@@ -79,16 +74,12 @@ impl<'de> Read<'de> for SliceRead<'de> {
     /// Runs `seed` on a decoder at the current position; advances past
     /// what it read only if it succeeded.
     #[inline]
-    fn run<S: DeserializeSeed<'de>>(
-        &mut self,
-        limits: Limits,
-        human_readable: bool,
-        seed: S,
-    ) -> Result<S::Value> {
-        let mut decoder = Decoder::<Borrowed>::starting_at(self.input, self.pos, limits)?
-            .human_readable(human_readable);
+    fn run<S: DeserializeSeed<'de>>(de: &mut Deserializer<Self>, seed: S) -> Result<S::Value> {
+        let read = &mut de.read;
+        let mut decoder = Decoder::<Borrowed>::starting_at(read.input, read.pos, de.limits)?
+            .human_readable(de.human_readable);
         let value = seed.deserialize(&mut decoder)?;
-        self.pos = decoder.position();
+        read.pos = decoder.position();
         Ok(value)
     }
 
@@ -189,23 +180,19 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
     /// limit, a type mismatch) is the one `from_slice` reports for the
     /// same bytes, and is returned instead of the end of input.
     #[inline]
-    fn run<S: DeserializeSeed<'de>>(
-        &mut self,
-        limits: Limits,
-        human_readable: bool,
-        seed: S,
-    ) -> Result<S::Value> {
-        let cut_short = match self.next_value(limits) {
+    fn run<S: DeserializeSeed<'de>>(de: &mut Deserializer<Self>, seed: S) -> Result<S::Value> {
+        let read = &mut de.read;
+        let cut_short = match read.next_value(de.limits) {
             Ok(true) => None,
-            Ok(false) => return Err(Error::wire(ErrorKind::UnexpectedEof, self.offset())),
+            Ok(false) => return Err(Error::wire(ErrorKind::UnexpectedEof, read.offset())),
             Err(error) if error.is_eof() => Some(error),
             Err(error) => return Err(error),
         };
-        let base = self.consumed;
+        let base = read.consumed;
         // The framer enforced the size limit on the stream.
-        let limits = limits.max_bytes(usize::MAX);
+        let limits = de.limits.max_bytes(usize::MAX);
         let mut decoder =
-            Decoder::<Copied>::new(&self.buffer, limits)?.human_readable(human_readable);
+            Decoder::<Copied>::new(&read.buffer, limits)?.human_readable(de.human_readable);
         let result = seed
             .deserialize(&mut decoder)
             .map_err(|error| error.shifted(base));

@@ -14,7 +14,7 @@ pub(super) struct Items<'x, 'a, M> {
     pub(super) left: u32,
 }
 
-impl<M> Items<'_, '_, M> {
+impl<'a, M> Items<'_, 'a, M> {
     /// Whether an element or entry is left; if so, it (or its key) is
     /// about to be read.
     #[inline(always)]
@@ -26,6 +26,34 @@ impl<M> Items<'_, '_, M> {
         self.de.pay(1);
         true
     }
+
+    /// The next element (or key) read with `seed`, if one is left.
+    #[inline(always)]
+    fn next_with<'de, T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>>
+    where
+        M: Strings<'a, 'de>,
+    {
+        if !self.advance() {
+            return Ok(None);
+        }
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    /// The next element (or key), if one is left: what serde's provided
+    /// `next_element` and `next_key` do, without the `PhantomData` seed
+    /// they go through (which the compiler leaves out of line). Every
+    /// element, and every key of a map (every field of a derived struct),
+    /// comes through here.
+    #[inline(always)]
+    fn next_item<'de, T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>>
+    where
+        M: Strings<'a, 'de>,
+    {
+        if !self.advance() {
+            return Ok(None);
+        }
+        T::deserialize(&mut *self.de).map(Some)
+    }
 }
 
 impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut Items<'_, 'a, M> {
@@ -33,21 +61,12 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut Items<'_, 'a, M> 
 
     #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if !self.advance() {
-            return Ok(None);
-        }
-        seed.deserialize(&mut *self.de).map(Some)
+        self.next_with(seed)
     }
 
-    // serde's provided method, without the `PhantomData` seed it goes
-    // through (which the compiler leaves out of line): every element comes
-    // through here.
     #[inline(always)]
     fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
-        if !self.advance() {
-            return Ok(None);
-        }
-        T::deserialize(&mut *self.de).map(Some)
+        self.next_item()
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -60,10 +79,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> 
 
     #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if !self.advance() {
-            return Ok(None);
-        }
-        seed.deserialize(&mut *self.de).map(Some)
+        self.next_with(seed)
     }
 
     #[inline(always)]
@@ -72,17 +88,14 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> 
         seed.deserialize(&mut *self.de)
     }
 
-    // serde's provided methods, without the `PhantomData` seed they go
-    // through (which the compiler leaves out of line): every key and value
-    // of a map (every field of a derived struct) comes through here.
     #[inline(always)]
     fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>> {
-        if !self.advance() {
-            return Ok(None);
-        }
-        K::deserialize(&mut *self.de).map(Some)
+        self.next_item()
     }
 
+    // serde's provided method, without the `PhantomData` seed it goes
+    // through (which the compiler leaves out of line): every value of a
+    // map (every field of a derived struct) comes through here.
     #[inline(always)]
     fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
         self.de.pay(1);

@@ -169,20 +169,7 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
-        self.open(start, len, 1)?;
-        let mut items = Items {
-            de: self,
-            left: len,
-        };
-        let value = visitor.visit_seq(&mut items)?;
-        if items.left > 0 {
-            return Err(de::Error::invalid_length(
-                len as usize,
-                &"fewer elements in array",
-            ));
-        }
-        self.close();
-        Ok(value)
+        self.visit_items::<V, false>(start, len, visitor)
     }
 
     /// Visits a map of `len` pairs, checking the visitor took them all.
@@ -196,17 +183,38 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
-        self.open(start, len, 2)?;
+        self.visit_items::<V, true>(start, len, visitor)
+    }
+
+    /// Opens a container of `len` elements (`MAP`: pairs) at `start` and
+    /// visits it, checking the visitor took them all.
+    #[inline(always)]
+    fn visit_items<'de, V: Visitor<'de>, const MAP: bool>(
+        &mut self,
+        start: usize,
+        len: u32,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        self.open(start, len, if MAP { 2 } else { 1 })?;
         let mut items = Items {
             de: self,
             left: len,
         };
-        let value = visitor.visit_map(&mut items)?;
+        let value = if MAP {
+            visitor.visit_map(&mut items)?
+        } else {
+            visitor.visit_seq(&mut items)?
+        };
         if items.left > 0 {
-            return Err(de::Error::invalid_length(
-                len as usize,
-                &"fewer entries in map",
-            ));
+            let fewer = if MAP {
+                "fewer entries in map"
+            } else {
+                "fewer elements in array"
+            };
+            return Err(de::Error::invalid_length(len as usize, &fewer));
         }
         self.close();
         Ok(value)

@@ -38,9 +38,9 @@ use crate::{Error, Result, StreamDeserializer};
 /// ```
 #[derive(Debug)]
 pub struct Deserializer<R> {
-    read: R,
-    limits: Limits,
-    human_readable: bool,
+    pub(crate) read: R,
+    pub(crate) limits: Limits,
+    pub(crate) human_readable: bool,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -333,7 +333,7 @@ macro_rules! forward_to_decoder {
                 }
             }
             let call = Call { $($arg,)* visitor };
-            self.read.run(self.limits, self.human_readable, call)
+            R::run(self, call)
         }
     )*};
 }
