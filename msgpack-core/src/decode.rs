@@ -18,7 +18,9 @@
 //! ```
 
 use crate::integer::FromInteger;
-use crate::{Error, ErrorKind, Family, Integer, Marker, Reader, Timestamp, TIMESTAMP_EXT_TYPE};
+use crate::{
+    Error, ErrorKind, Family, Integer, Length, Marker, Owed, Reader, Timestamp, TIMESTAMP_EXT_TYPE,
+};
 
 /// One MessagePack value as the pull API sees it: a scalar, a borrowed
 /// string, binary or extension payload, or the header of a container whose
@@ -264,21 +266,11 @@ impl<'a> Reader<'a> {
     /// `marker` (for ext, the data length; the type byte is left unread).
     #[inline]
     pub(crate) fn len_after(&mut self, marker: Marker) -> Result<u32, Error> {
-        Ok(match marker {
-            Marker::FixStr(len) | Marker::FixArray(len) | Marker::FixMap(len) => len as u32,
-            Marker::FixExt1 => 1,
-            Marker::FixExt2 => 2,
-            Marker::FixExt4 => 4,
-            Marker::FixExt8 => 8,
-            Marker::FixExt16 => 16,
-            Marker::Str8 | Marker::Bin8 | Marker::Ext8 => self.take_byte()? as u32,
-            Marker::Str16 | Marker::Bin16 | Marker::Ext16 | Marker::Array16 | Marker::Map16 => {
-                u16::from_be_bytes(self.take_array()?) as u32
-            }
-            Marker::Str32 | Marker::Bin32 | Marker::Ext32 | Marker::Array32 | Marker::Map32 => {
-                u32::from_be_bytes(self.take_array()?)
-            }
-            _ => 0,
+        Ok(match marker.length() {
+            Length::Fixed(len) => len,
+            Length::Field(1) => self.take_byte()? as u32,
+            Length::Field(2) => u16::from_be_bytes(self.take_array()?) as u32,
+            Length::Field(_) => u32::from_be_bytes(self.take_array()?),
         })
     }
 
@@ -518,22 +510,22 @@ impl<'a> Reader<'a> {
     /// assert_eq!(reader.read_int::<u8>(), Ok(7));
     /// ```
     pub fn skip(&mut self) -> Result<(), Error> {
-        // Values still to skip. Every value takes at least one byte, so
-        // this never needs to exceed the remaining input: u64 cannot overflow.
-        let mut owed: u64 = 1;
-        while owed > 0 {
-            if owed > self.remaining_len() as u64 {
+        // Values still to skip, checked before each: every value takes at
+        // least one byte.
+        let mut owed = Owed::new(1);
+        while owed.get() > 0 {
+            if !owed.fits(self.remaining_len()) {
                 return Err(self.eof());
             }
-            owed -= 1;
+            owed.pay(1);
             let marker = self.read_marker()?;
             let payload: u64 = match marker.family() {
                 Family::Array => {
-                    owed += self.len_after(marker)? as u64;
+                    owed.add(self.len_after(marker)? as u64);
                     0
                 }
                 Family::Map => {
-                    owed += 2 * self.len_after(marker)? as u64;
+                    owed.add(2 * self.len_after(marker)? as u64);
                     0
                 }
                 Family::Str | Family::Bin => self.len_after(marker)? as u64,

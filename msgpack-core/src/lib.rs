@@ -91,8 +91,8 @@ mod write;
 pub use decode::{ExtMeta, Token};
 pub use error::{EncodeError, Error, ErrorKind};
 pub use integer::{FromInteger, Integer, OutOfRange};
-pub use limits::Limits;
-pub use marker::{Family, Marker};
+pub use limits::{Limits, Owed};
+pub use marker::{Family, Length, Marker};
 pub use read::Reader;
 pub use timestamp::{Timestamp, TimestampRangeError, TIMESTAMP_EXT_TYPE};
 #[cfg(feature = "alloc")]

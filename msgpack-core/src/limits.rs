@@ -167,3 +167,75 @@ impl Default for Limits {
         Limits::new()
     }
 }
+
+/// The values that open containers still owe, across all of them: the
+/// rule every decoder here follows so that no declared length is trusted
+/// for allocation. Each value takes at least one byte, so elements the
+/// rest of the input cannot hold, together with those the enclosing
+/// containers still owe, fail at the header that declares them (checking
+/// each container alone would let nested headers each claim the whole
+/// rest of the input, depth times over).
+///
+/// ```
+/// use msgpack_core::Owed;
+///
+/// // [[nil, nil]]: the outer array's one element, then the inner one's two.
+/// let owed = Owed::new(0).claimed(1, 5).unwrap();
+/// let mut owed = owed;
+/// owed.pay(1); // the inner array is read
+/// let owed = owed.claimed(2, 3).unwrap();
+/// assert_eq!(owed.get(), 2);
+/// assert!(owed.claimed(4, 3).is_none()); // 6 values cannot fit in 3 bytes
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Owed(u64);
+
+impl Owed {
+    /// `values` owed: 1 for a walk over one whole value, 0 for a decoder
+    /// that claims each container's elements at its header.
+    #[inline]
+    pub const fn new(values: u64) -> Owed {
+        Owed(values)
+    }
+
+    /// How many values are owed.
+    #[inline]
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+
+    /// Whether every owed value can still fit in `remaining` bytes.
+    #[inline]
+    pub const fn fits(self, remaining: usize) -> bool {
+        self.0 <= remaining as u64
+    }
+
+    /// Owed, plus the `count` values a container header declares, when
+    /// they all fit in the `remaining` bytes after it; `None` otherwise.
+    #[inline]
+    pub const fn claimed(self, count: u64, remaining: usize) -> Option<Owed> {
+        // Owed values fit in the input before, and a header declares at
+        // most 2 * u32::MAX: the sum cannot overflow.
+        let owed = Owed(self.0 + count);
+        if owed.fits(remaining) {
+            Some(owed)
+        } else {
+            None
+        }
+    }
+
+    /// Adds `count` values without a check, for a walk that checks
+    /// [`fits`](Owed::fits) before each value, or a stream framer that
+    /// cannot know what is left (saturating: a stream can declare any
+    /// number of elements).
+    #[inline]
+    pub fn add(&mut self, count: u64) {
+        self.0 = self.0.saturating_add(count);
+    }
+
+    /// `count` owed values are about to be read.
+    #[inline]
+    pub fn pay(&mut self, count: u64) {
+        self.0 -= count;
+    }
+}

@@ -466,6 +466,73 @@ pub const FIXNEG: u8 = Marker::FixNeg(-32).to_u8();
 /// `0xff`: the last negative fixint, -1.
 pub const FIXNEG_MAX: u8 = Marker::FixNeg(-1).to_u8();
 
+/// Where a header's length is: in its marker, or in the bytes after it.
+/// [`Marker::length`] says which, for every marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Length {
+    /// In the marker itself (a fix format; for fixext, the data length),
+    /// or 0 for a marker that declares no length (nil, numbers, booleans).
+    Fixed(u32),
+    /// In the 1, 2 or 4 big-endian bytes after the marker (for ext, the
+    /// data length, before the type byte).
+    Field(usize),
+}
+
+impl Marker {
+    /// Where the length a str, bin, array, map or ext header declares is
+    /// (for ext, the data length).
+    ///
+    /// ```
+    /// use msgpack_core::{Length, Marker};
+    ///
+    /// assert_eq!(Marker::FixArray(3).length(), Length::Fixed(3));
+    /// assert_eq!(Marker::FixExt4.length(), Length::Fixed(4));
+    /// assert_eq!(Marker::Str16.length(), Length::Field(2));
+    /// assert_eq!(Marker::Ext32.length(), Length::Field(4));
+    /// assert_eq!(Marker::U64.length(), Length::Fixed(0));
+    /// assert_eq!(Length::Field(2).of(&[0x01, 0x00]), 256);
+    /// ```
+    #[inline]
+    pub const fn length(self) -> Length {
+        match self {
+            Marker::FixStr(len) | Marker::FixArray(len) | Marker::FixMap(len) => {
+                Length::Fixed(len as u32)
+            }
+            Marker::FixExt1 => Length::Fixed(1),
+            Marker::FixExt2 => Length::Fixed(2),
+            Marker::FixExt4 => Length::Fixed(4),
+            Marker::FixExt8 => Length::Fixed(8),
+            Marker::FixExt16 => Length::Fixed(16),
+            Marker::Str8 | Marker::Bin8 | Marker::Ext8 => Length::Field(1),
+            Marker::Str16 | Marker::Bin16 | Marker::Ext16 | Marker::Array16 | Marker::Map16 => {
+                Length::Field(2)
+            }
+            Marker::Str32 | Marker::Bin32 | Marker::Ext32 | Marker::Array32 | Marker::Map32 => {
+                Length::Field(4)
+            }
+            _ => Length::Fixed(0),
+        }
+    }
+}
+
+impl Length {
+    /// The length, given the bytes after the marker (at least the field's
+    /// width of them; more are ignored).
+    ///
+    /// # Panics
+    ///
+    /// If `header` is shorter than the field.
+    #[inline]
+    pub fn of(self, header: &[u8]) -> u32 {
+        match self {
+            Length::Fixed(len) => len,
+            Length::Field(width) => header[..width]
+                .iter()
+                .fold(0, |len, &byte| (len << 8) | byte as u32),
+        }
+    }
+}
+
 impl From<u8> for Marker {
     fn from(byte: u8) -> Marker {
         Marker::from_u8(byte)

@@ -15,7 +15,7 @@
 
 use std::io;
 
-use msgpack_core::{ErrorKind, Family, Limits, Marker};
+use msgpack_core::{ErrorKind, Family, Limits, Marker, Owed};
 use serde::de::DeserializeSeed;
 
 use crate::de::{Borrowed, Copied, Decoder};
@@ -232,10 +232,11 @@ impl<R: io::Read> Framer<'_, R> {
     /// Iterative: nesting costs no stack here.
     fn frame(&mut self, mut first: Option<u8>) -> Result<bool> {
         // Values still owed: the one asked for, plus every element its
-        // containers declare.
-        let mut owed: u64 = 1;
-        while owed > 0 {
-            owed -= 1;
+        // containers declare. A stream cannot say how many bytes are left:
+        // memory grows only with the bytes that arrive.
+        let mut owed = Owed::new(1);
+        while owed.get() > 0 {
+            owed.pay(1);
             let at = self.buffer.len();
             match first.take() {
                 Some(byte) => {
@@ -252,14 +253,14 @@ impl<R: io::Read> Framer<'_, R> {
             }
             let header_len = marker.header_len();
             self.fill_exact(header_len)?;
-            let len = declared_len(marker, &self.buffer[at + 1..at + 1 + header_len]);
+            let len = marker.length().of(&self.buffer[at + 1..]) as u64;
             let payload = match marker.family() {
                 Family::Array => {
-                    owed = owed.saturating_add(len);
+                    owed.add(len);
                     0
                 }
                 Family::Map => {
-                    owed = owed.saturating_add(2 * len);
+                    owed.add(2 * len);
                     0
                 }
                 Family::Str | Family::Bin | Family::Ext => len,
@@ -315,29 +316,5 @@ impl<R: io::Read> Framer<'_, R> {
         } else {
             Err(self.eof())
         }
-    }
-}
-
-/// The length a str, bin, array, map or ext header declares (for ext, the
-/// data length), from the `header` bytes that follow its marker.
-fn declared_len(marker: Marker, header: &[u8]) -> u64 {
-    let be = |bytes: &[u8]| bytes.iter().fold(0u64, |n, &b| (n << 8) | b as u64);
-    match marker {
-        Marker::FixStr(n) | Marker::FixArray(n) | Marker::FixMap(n) => n as u64,
-        Marker::FixExt1 => 1,
-        Marker::FixExt2 => 2,
-        Marker::FixExt4 => 4,
-        Marker::FixExt8 => 8,
-        Marker::FixExt16 => 16,
-        // The ext header ends with the type byte.
-        Marker::Ext8 | Marker::Ext16 | Marker::Ext32 => be(&header[..header.len() - 1]),
-        m if matches!(
-            m.family(),
-            Family::Str | Family::Bin | Family::Array | Family::Map
-        ) =>
-        {
-            be(header)
-        }
-        _ => 0,
     }
 }

@@ -6,7 +6,7 @@
 use alloc::vec::Vec;
 use core::slice;
 
-use crate::{encode, EncodeError, Error, ErrorKind, Reader, Token, Write};
+use crate::{encode, EncodeError, Error, ErrorKind, Owed, Reader, Token, Write};
 
 /// What one node of a value tree is.
 pub(crate) enum View<'v, T> {
@@ -139,10 +139,10 @@ pub(crate) fn decode<'a, T: Build<'a>>(reader: &mut Reader<'a>) -> Result<T, Err
         ));
     }
     // Values still to read, this one included, across all open containers.
-    let mut owed: u64 = 1;
+    let mut owed = Owed::new(1);
     loop {
         let start = reader.position();
-        owed -= 1;
+        owed.pay(1);
         let finished = match reader.read_token()? {
             token @ (Token::Array(len) | Token::Map(len)) => {
                 if builder.depth() >= limits.depth() {
@@ -150,16 +150,13 @@ pub(crate) fn decode<'a, T: Build<'a>>(reader: &mut Reader<'a>) -> Result<T, Err
                     return Err(Error::new(ErrorKind::DepthLimitExceeded { limit }, start));
                 }
                 let is_map = matches!(token, Token::Map(_));
-                // Each value takes at least one byte: elements the rest of
-                // the input cannot hold, together with those the enclosing
-                // containers still owe, fail now, before any allocation.
-                // (Checking this container alone lets nested headers each
-                // reserve the whole remaining input, depth times over.)
+                // Elements the rest of the input cannot hold fail now,
+                // before any allocation.
                 let claimed = (len as u64) << (is_map as u32);
-                owed += claimed;
-                if owed > reader.remaining_len() as u64 {
+                let Some(more) = owed.claimed(claimed, reader.remaining_len()) else {
                     return Err(Error::new(ErrorKind::UnexpectedEof, reader.input().len()));
-                }
+                };
+                owed = more;
                 // Within the input's length, so within a usize.
                 values += claimed as usize;
                 if values > limits.values() {

@@ -7,7 +7,7 @@
 use std::marker::PhantomData;
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{marker, ErrorKind, Family, Limits, Reader};
+use msgpack_core::{marker, ErrorKind, Family, Limits, Owed, Reader};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
@@ -62,10 +62,9 @@ pub(crate) struct Decoder<'a, M> {
     /// How many more values may be read. Containers take their elements'
     /// share when they open, so single values need no count of their own.
     values_left: usize,
-    /// Elements that open containers still owe, across all of them. Each
-    /// takes at least one byte, so this never exceeds the remaining input:
-    /// nested headers cannot each claim the whole rest of it.
-    owed: u64,
+    /// Elements that open containers still owe, across all of them: never
+    /// more than the remaining input holds.
+    owed: Owed,
     /// What `is_human_readable()` answers.
     human_readable: bool,
     mode: PhantomData<M>,
@@ -91,7 +90,7 @@ impl<'a, M> Decoder<'a, M> {
             reader,
             depth_left: limits.depth(),
             values_left,
-            owed: 0,
+            owed: Owed::new(0),
             human_readable: false,
             mode: PhantomData,
         })
@@ -128,11 +127,10 @@ impl<'a, M> Decoder<'a, M> {
             return Err(Error::wire(ErrorKind::DepthLimitExceeded { limit }, start));
         }
         let values = len as u64 * width;
-        let owed = self.owed + values;
-        if owed > self.reader.remaining_len() as u64 {
+        let Some(owed) = self.owed.claimed(values, self.reader.remaining_len()) else {
             let end = self.reader.input().len();
             return Err(Error::wire(ErrorKind::UnexpectedEof, end));
-        }
+        };
         // Below the remaining input length, so it fits in a usize.
         let values = values as usize;
         if values > self.values_left {
@@ -153,7 +151,7 @@ impl<'a, M> Decoder<'a, M> {
     /// `count` owed elements are about to be read.
     #[inline]
     pub(super) fn pay(&mut self, count: u64) {
-        self.owed -= count;
+        self.owed.pay(count);
     }
 }
 
