@@ -1,13 +1,20 @@
 //! Helpers that `#[derive(MsgPack)]` code calls. Not public API: names
 //! and signatures may change in any release.
 
+use std::any::type_name;
 use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-pub use crate::schema;
+use crate::schema::{Describe, Registry, Shape};
+
+/// The schema module, and the helpers derived `Schema` impls call.
+pub mod schema {
+    pub use super::{Probe, ViaDescribe, ViaTypeName};
+    pub use crate::schema::*;
+}
 pub use crate::{UnknownFields, Value};
 pub use serde;
 pub use std::marker::PhantomData;
@@ -381,4 +388,41 @@ pub fn not_one_entry<E: de::Error>(enum_name: &'static str) -> E {
     E::custom(format_args!(
         "expected a map of one entry for enum {enum_name}"
     ))
+}
+
+/// Finds a field type's shape from generated code: the [`Describe`] impl
+/// when the type has one, else the Rust type name (autoref specialization:
+/// `(&&Probe::<T>::new()).shape(registry)`).
+#[allow(missing_debug_implementations)]
+pub struct Probe<T: ?Sized>(PhantomData<T>);
+
+impl<T: ?Sized> Probe<T> {
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+pub trait ViaDescribe {
+    fn shape(&self, registry: &mut Registry) -> Shape;
+}
+
+// For the receiver `&&Probe<T>`, method lookup first tries methods whose
+// `self` is `&&Probe<T>`: `ViaDescribe` on `&Probe<T>`, which applies only
+// when `T: Describe`. Only then does it deref to `&Probe<T>` and find
+// `ViaTypeName` on `Probe<T>`.
+impl<T: Describe + ?Sized> ViaDescribe for &Probe<T> {
+    fn shape(&self, registry: &mut Registry) -> Shape {
+        T::shape(registry)
+    }
+}
+
+pub trait ViaTypeName {
+    fn shape(&self, registry: &mut Registry) -> Shape;
+}
+
+impl<T: ?Sized> ViaTypeName for Probe<T> {
+    fn shape(&self, _: &mut Registry) -> Shape {
+        Shape::Other(type_name::<T>().to_string())
+    }
 }
