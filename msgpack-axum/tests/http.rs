@@ -662,6 +662,20 @@ async fn error_body(response: reqwest::Response) -> serde_json::Value {
     response.json().await.unwrap()
 }
 
+/// Posts `body` as MessagePack to `path` (answers in JSON): the status
+/// and the JSON error body.
+async fn reject(base: &str, path: &str, body: Vec<u8>) -> (StatusCode, serde_json::Value) {
+    let response = post_bytes(base, path, "application/msgpack", "application/json", body).await;
+    (response.status(), error_body(response).await)
+}
+
+/// Posts `body` as MessagePack to `path`, any answer taken: the status.
+async fn accepted(base: &str, path: &str, body: Vec<u8>) -> StatusCode {
+    post_bytes(base, path, "application/msgpack", "*/*", body)
+        .await
+        .status()
+}
+
 #[tokio::test]
 async fn the_extractor_takes_every_messagepack_type() {
     let base = serve(echo_app()).await;
@@ -766,18 +780,12 @@ async fn the_dual_extractor_takes_json_or_messagepack_by_content_type() {
 #[tokio::test]
 async fn malformed_messagepack_is_400_with_the_offset() {
     let base = serve(echo_app()).await;
-    let response = post_bytes(
-        &base,
-        "/msgpack",
-        "application/msgpack",
-        "application/json",
-        vec![0x92, 0x01, 0xc1],
-    )
-    .await;
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     assert_eq!(
-        error_body(response).await,
-        json!({"error": "reserved marker 0xc1 at offset 2", "code": "invalid_msgpack", "offset": 2})
+        reject(&base, "/msgpack", vec![0x92, 0x01, 0xc1]).await,
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"error": "reserved marker 0xc1 at offset 2", "code": "invalid_msgpack", "offset": 2})
+        )
     );
 }
 
@@ -787,36 +795,24 @@ async fn trailing_bytes_are_400_with_the_offset() {
     let mut body = profile_msgpack();
     body.push(0xc0);
     let offset = body.len() - 1;
-    let response = post_bytes(
-        &base,
-        "/msgpack",
-        "application/msgpack",
-        "application/json",
-        body,
-    )
-    .await;
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     assert_eq!(
-        error_body(response).await,
-        json!({"error": format!("trailing bytes after the value at offset {offset}"), "code": "invalid_msgpack", "offset": offset})
+        reject(&base, "/msgpack", body).await,
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"error": format!("trailing bytes after the value at offset {offset}"), "code": "invalid_msgpack", "offset": offset})
+        )
     );
 }
 
 #[tokio::test]
 async fn an_empty_body_is_400() {
     let base = serve(echo_app()).await;
-    let response = post_bytes(
-        &base,
-        "/msgpack",
-        "application/msgpack",
-        "application/json",
-        Vec::new(),
-    )
-    .await;
-    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     assert_eq!(
-        error_body(response).await,
-        json!({"error": "request body is empty", "code": "empty_body"})
+        reject(&base, "/msgpack", Vec::new()).await,
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"error": "request body is empty", "code": "empty_body"})
+        )
     );
 }
 
@@ -847,20 +843,13 @@ fn nested(depth: usize) -> Vec<u8> {
 #[tokio::test]
 async fn the_depth_limit_is_64_by_default() {
     let base = serve(echo_app()).await;
-    let ok = post_bytes(&base, "/depth", "application/msgpack", "*/*", nested(64)).await;
-    assert_eq!(ok.status(), StatusCode::OK);
-    let deep = post_bytes(
-        &base,
-        "/depth",
-        "application/msgpack",
-        "application/json",
-        nested(65),
-    )
-    .await;
-    assert_eq!(deep.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(accepted(&base, "/depth", nested(64)).await, StatusCode::OK);
     assert_eq!(
-        error_body(deep).await,
-        json!({"error": "nesting exceeds the depth limit of 64 at offset 64", "code": "depth_limit_exceeded", "offset": 64})
+        reject(&base, "/depth", nested(65)).await,
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"error": "nesting exceeds the depth limit of 64 at offset 64", "code": "depth_limit_exceeded", "offset": 64})
+        )
     );
 }
 
@@ -875,20 +864,16 @@ fn nils(n: u32) -> Vec<u8> {
 #[tokio::test]
 async fn the_value_limit_is_100_000_by_default() {
     let base = serve(echo_app()).await;
-    let ok = post_bytes(&base, "/depth", "application/msgpack", "*/*", nils(99_999)).await;
-    assert_eq!(ok.status(), StatusCode::OK);
-    let many = post_bytes(
-        &base,
-        "/depth",
-        "application/msgpack",
-        "application/json",
-        nils(100_000),
-    )
-    .await;
-    assert_eq!(many.status(), StatusCode::BAD_REQUEST);
     assert_eq!(
-        error_body(many).await,
-        json!({"error": "more values than the limit of 100000 at offset 0", "code": "value_limit_exceeded", "offset": 0})
+        accepted(&base, "/depth", nils(99_999)).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        reject(&base, "/depth", nils(100_000)).await,
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"error": "more values than the limit of 100000 at offset 0", "code": "value_limit_exceeded", "offset": 0})
+        )
     );
 }
 
@@ -985,8 +970,10 @@ async fn the_default_size_limit_is_10_mib() {
     body.extend((len as u32).to_be_bytes());
     body.resize(5 + len, 0);
     assert_eq!(body.len(), 10 * 1024 * 1024);
-    let at_limit = post_bytes(&base, "/depth", "application/msgpack", "*/*", body.clone()).await;
-    assert_eq!(at_limit.status(), StatusCode::OK);
+    assert_eq!(
+        accepted(&base, "/depth", body.clone()).await,
+        StatusCode::OK
+    );
     body.push(0);
     let over = post_bytes(
         &base,
@@ -1035,8 +1022,7 @@ async fn limits_are_set_per_router_and_per_route() {
     )
     .await;
     assert_eq!(error_body(many).await["code"], "value_limit_exceeded");
-    let ok = post_bytes(&base, "/router", "application/msgpack", "*/*", nested(4)).await;
-    assert_eq!(ok.status(), StatusCode::OK);
+    assert_eq!(accepted(&base, "/router", nested(4)).await, StatusCode::OK);
     let deeper = post_bytes(
         &base,
         "/router",
