@@ -271,3 +271,13 @@ impl fmt::Display for OutOfRange {
 }
 
 impl core::error::Error for OutOfRange {}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Integer {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.as_u64() {
+            Some(n) => serializer.serialize_u64(n),
+            None => serializer.serialize_i64(self.as_i128() as i64),
+        }
+    }
+}

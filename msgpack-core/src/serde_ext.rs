@@ -1,5 +1,6 @@
-//! serde impls for [`Value`] and [`Timestamp`], and how extensions travel
-//! through serde (feature `serde`).
+//! How extensions travel through serde (feature `serde`). The serde impls
+//! of [`Value`](crate::Value), [`Timestamp`](crate::Timestamp) and
+//! [`Integer`](crate::Integer) are beside those types, and use it.
 //!
 //! Extensions travel through serde as a newtype struct named
 //! [`EXT_STRUCT_NAME`] around a tuple `(type: i8, data: bytes)`, the
@@ -16,14 +17,11 @@
 //! assert_eq!(back, Timestamp::from_seconds(1));
 //! ```
 
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeTuple, Serializer};
-
-use crate::{Integer, Timestamp, Value, TIMESTAMP_EXT_TYPE};
+use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeTuple, Serializer};
 
 /// The newtype-struct name that marks an extension in the serde data model.
 ///
@@ -91,7 +89,16 @@ impl Serialize for ExtParts<'_> {
     }
 }
 
-struct Bytes<'a>(&'a [u8]);
+/// Bytes that serialize with `serialize_bytes` (a `&[u8]` alone
+/// serializes as a sequence of integers): bin in MessagePack.
+///
+/// ```
+/// use msgpack_core::serde_ext::Bytes;
+///
+/// assert_eq!(serde_json::to_string(&Bytes(&[1, 2])).unwrap(), "[1,2]"); // JSON has no bytes
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Bytes<'a>(pub &'a [u8]);
 
 impl Serialize for Bytes<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -135,7 +142,7 @@ impl<'de> Deserialize<'de> for ByteBuf {
     }
 }
 
-struct ExtVisitor;
+pub(crate) struct ExtVisitor;
 
 impl<'de> Visitor<'de> for ExtVisitor {
     type Value = (i8, Vec<u8>);
@@ -156,167 +163,5 @@ impl<'de> Visitor<'de> for ExtVisitor {
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(1, &self))?;
         Ok((ext_type, data.0))
-    }
-}
-
-/// A timestamp is the extension of type -1.
-impl Serialize for Timestamp {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize_ext(serializer, TIMESTAMP_EXT_TYPE, &self.to_ext_data())
-    }
-}
-
-impl<'de> Deserialize<'de> for Timestamp {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let (ext_type, data) = deserialize_ext(deserializer)?;
-        if ext_type != TIMESTAMP_EXT_TYPE {
-            return Err(de::Error::invalid_value(
-                de::Unexpected::Other("an extension of another type"),
-                &"a timestamp (extension type -1)",
-            ));
-        }
-        Timestamp::from_ext_data(&data).ok_or_else(|| {
-            de::Error::invalid_value(
-                de::Unexpected::Bytes(&data),
-                &"timestamp data of 4, 8 or 12 bytes",
-            )
-        })
-    }
-}
-
-impl Serialize for Integer {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.as_u64() {
-            Some(n) => serializer.serialize_u64(n),
-            None => serializer.serialize_i64(self.as_i128() as i64),
-        }
-    }
-}
-
-/// Each type maps to its own serde type: bin to bytes, ext to
-/// [`EXT_STRUCT_NAME`], float 32 to `f32`. Map keys of any type are kept.
-impl Serialize for Value {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::Nil => serializer.serialize_unit(),
-            Value::Bool(b) => serializer.serialize_bool(*b),
-            Value::Int(n) => n.serialize(serializer),
-            Value::F32(x) => serializer.serialize_f32(*x),
-            Value::F64(x) => serializer.serialize_f64(*x),
-            Value::Str(s) => serializer.serialize_str(s),
-            Value::Bin(b) => serializer.serialize_bytes(b),
-            Value::Array(items) => {
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                items
-                    .iter()
-                    .try_for_each(|item| seq.serialize_element(item))?;
-                seq.end()
-            }
-            Value::Map(pairs) => {
-                let mut map = serializer.serialize_map(Some(pairs.len()))?;
-                pairs
-                    .iter()
-                    .try_for_each(|(k, v)| map.serialize_entry(k, v))?;
-                map.end()
-            }
-            Value::Ext(ty, data) => serialize_ext(serializer, *ty, data),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ValueVisitor)
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any MessagePack value")
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Nil)
-    }
-
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Nil)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
-    }
-
-    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-
-    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::from(n))
-    }
-
-    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::from(n))
-    }
-
-    fn visit_i128<E: de::Error>(self, n: i128) -> Result<Value, E> {
-        Integer::try_from(n)
-            .map(Value::Int)
-            .map_err(|_| E::custom("integer out of the MessagePack range"))
-    }
-
-    fn visit_u128<E: de::Error>(self, n: u128) -> Result<Value, E> {
-        Integer::try_from(n)
-            .map(Value::Int)
-            .map_err(|_| E::custom("integer out of the MessagePack range"))
-    }
-
-    fn visit_f32<E>(self, x: f32) -> Result<Value, E> {
-        Ok(Value::F32(x))
-    }
-
-    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
-        Ok(Value::F64(x))
-    }
-
-    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::Str(s.into()))
-    }
-
-    fn visit_string<E>(self, s: String) -> Result<Value, E> {
-        Ok(Value::Str(s))
-    }
-
-    fn visit_bytes<E>(self, b: &[u8]) -> Result<Value, E> {
-        Ok(Value::Bin(b.into()))
-    }
-
-    fn visit_byte_buf<E>(self, b: Vec<u8>) -> Result<Value, E> {
-        Ok(Value::Bin(b))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
-        while let Some(pair) = map.next_entry()? {
-            pairs.push(pair);
-        }
-        Ok(Value::Map(pairs))
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        let (ext_type, data) = d.deserialize_tuple(2, ExtVisitor)?;
-        Ok(Value::Ext(ext_type, data))
     }
 }

@@ -280,3 +280,30 @@ impl TryFrom<Timestamp> for std::time::SystemTime {
             .ok_or(TimestampRangeError)
     }
 }
+
+/// A timestamp is the extension of type -1.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Timestamp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::serde_ext::serialize_ext(serializer, TIMESTAMP_EXT_TYPE, &self.to_ext_data())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Timestamp {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (ext_type, data) = crate::serde_ext::deserialize_ext(deserializer)?;
+        if ext_type != TIMESTAMP_EXT_TYPE {
+            return Err(serde::de::Error::invalid_value(
+                serde::de::Unexpected::Other("an extension of another type"),
+                &"a timestamp (extension type -1)",
+            ));
+        }
+        Timestamp::from_ext_data(&data).ok_or_else(|| {
+            serde::de::Error::invalid_value(
+                serde::de::Unexpected::Bytes(&data),
+                &"timestamp data of 4, 8 or 12 bytes",
+            )
+        })
+    }
+}

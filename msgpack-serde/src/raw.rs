@@ -5,6 +5,8 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 
+use msgpack_core::serde_ext::Bytes;
+
 use crate::{Error, Result, Value};
 
 /// The newtype-struct name that tells our serializer and deserializer to
@@ -97,15 +99,6 @@ impl Serialize for RawValue {
             return value.serialize(serializer);
         }
         serializer.serialize_newtype_struct(RAW_VALUE_NAME, &Bytes(&self.bytes))
-    }
-}
-
-/// Bytes that serialize with `serialize_bytes`.
-struct Bytes<'a>(&'a [u8]);
-
-impl Serialize for Bytes<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(self.0)
     }
 }
 

@@ -11,6 +11,8 @@ mod display;
 mod index;
 #[cfg(feature = "json")]
 mod json;
+#[cfg(feature = "serde")]
+mod serde_impl;
 mod tree;
 mod value_ref;
 
