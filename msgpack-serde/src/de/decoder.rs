@@ -156,38 +156,11 @@ impl<'a, M> Decoder<'a, M> {
 }
 
 impl<'a, M> Decoder<'a, M> {
-    /// Visits an array of `len` elements, checking the visitor took them all.
-    #[inline]
-    fn visit_array<'de, V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        len: u32,
-        visitor: V,
-    ) -> Result<V::Value>
-    where
-        M: Strings<'a, 'de>,
-    {
-        self.visit_items::<V, false>(start, len, visitor)
-    }
-
-    /// Visits a map of `len` pairs, checking the visitor took them all.
-    #[inline]
-    fn visit_map<'de, V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        len: u32,
-        visitor: V,
-    ) -> Result<V::Value>
-    where
-        M: Strings<'a, 'de>,
-    {
-        self.visit_items::<V, true>(start, len, visitor)
-    }
-
-    /// Opens a container of `len` elements (`MAP`: pairs) at `start` and
-    /// visits it, checking the visitor took them all.
+    /// Opens an array (`ARRAY`) of `len` elements or a map (`MAP`) of
+    /// `len` pairs at `start` and visits it, checking the visitor took
+    /// them all.
     #[inline(always)]
-    fn visit_items<'de, V: Visitor<'de>, const MAP: bool>(
+    fn visit_items<'de, V: Visitor<'de>, const IS_MAP: bool>(
         &mut self,
         start: usize,
         len: u32,
@@ -196,18 +169,18 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
-        self.open(start, len, if MAP { 2 } else { 1 })?;
+        self.open(start, len, if IS_MAP { 2 } else { 1 })?;
         let mut items = Items {
             de: self,
             left: len,
         };
-        let value = if MAP {
+        let value = if IS_MAP {
             visitor.visit_map(&mut items)?
         } else {
             visitor.visit_seq(&mut items)?
         };
         if items.left > 0 {
-            let fewer = if MAP {
+            let fewer = if IS_MAP {
                 "fewer entries in map"
             } else {
                 "fewer elements in array"
@@ -413,11 +386,11 @@ impl<'a, M> Decoder<'a, M> {
         match byte {
             marker::FIXARRAY..=marker::FIXARRAY_MAX => {
                 self.reader.take_byte()?;
-                return self.visit_array(start, (byte & 0x0f) as u32, visitor);
+                return self.visit_items::<_, ARRAY>(start, (byte & 0x0f) as u32, visitor);
             }
             marker::FIXMAP..=marker::FIXMAP_MAX => {
                 self.reader.take_byte()?;
-                return self.visit_map(start, (byte & 0x0f) as u32, visitor);
+                return self.visit_items::<_, MAP>(start, (byte & 0x0f) as u32, visitor);
             }
             marker::NIL => {
                 self.reader.take_byte()?;
@@ -435,11 +408,11 @@ impl<'a, M> Decoder<'a, M> {
             Family::Bin => M::visit_bytes(visitor, self.reader.read_bin()?),
             Family::Array => {
                 let len = self.reader.read_array_len()?;
-                self.visit_array(start, len, visitor)
+                self.visit_items::<_, ARRAY>(start, len, visitor)
             }
             Family::Map => {
                 let len = self.reader.read_map_len()?;
-                self.visit_map(start, len, visitor)
+                self.visit_items::<_, MAP>(start, len, visitor)
             }
             Family::Ext => {
                 let (ext_type, data) = self.reader.read_ext()?;
@@ -453,6 +426,10 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 }
+
+/// `visit_items`'s kinds of container.
+const ARRAY: bool = false;
+const MAP: bool = true;
 
 /// Whether a marker byte starts a number or a boolean: one load from a
 /// table rather than five range checks.
@@ -585,11 +562,11 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         let result = match byte {
             marker::FIXMAP..=marker::FIXMAP_MAX => {
                 self.reader.take_byte()?;
-                self.visit_map(start, (byte & 0x0f) as u32, visitor)
+                self.visit_items::<_, MAP>(start, (byte & 0x0f) as u32, visitor)
             }
             marker::FIXARRAY..=marker::FIXARRAY_MAX => {
                 self.reader.take_byte()?;
-                self.visit_array(start, (byte & 0x0f) as u32, visitor)
+                self.visit_items::<_, ARRAY>(start, (byte & 0x0f) as u32, visitor)
             }
             _ => self.any(start, visitor),
         };
