@@ -212,6 +212,69 @@ pub fn to_vec_with_config<T: ?Sized + Serialize>(value: &T, config: Config) -> R
     Ok(serializer.into_inner())
 }
 
+/// How many bytes [`to_vec`] writes for `value`, counted without keeping
+/// them (postcard's `serialized_size`): to size a buffer or a frame
+/// header before writing.
+///
+/// ```
+/// use serde::Serialize;
+///
+/// #[derive(Serialize)]
+/// struct Point { x: u8, y: u8 }
+///
+/// let point = Point { x: 1, y: 2 };
+/// assert_eq!(msgpack_serde::serialized_size(&point)?, 7); // {"x": 1, "y": 2}
+/// assert_eq!(msgpack_serde::serialized_size(&point)?, msgpack_serde::to_vec(&point)?.len());
+/// # Ok::<(), msgpack_serde::Error>(())
+/// ```
+pub fn serialized_size<T: ?Sized + Serialize>(value: &T) -> Result<usize> {
+    serialized_size_with_config(value, Config::named())
+}
+
+/// How many bytes [`to_vec_with_config`] writes for `value` under
+/// `config`, counted without keeping them.
+///
+/// ```
+/// use msgpack_serde::Config;
+///
+/// let pair = (1u8, "ab");
+/// assert_eq!(msgpack_serde::serialized_size_with_config(&pair, Config::compact())?, 5); // [1, "ab"]
+/// # Ok::<(), msgpack_serde::Error>(())
+/// ```
+pub fn serialized_size_with_config<T: ?Sized + Serialize>(
+    value: &T,
+    config: Config,
+) -> Result<usize> {
+    let mut serializer = Serializer::with_config(ByteCount(0), config);
+    value.serialize(&mut serializer)?;
+    Ok(serializer.into_inner().0)
+}
+
+/// A writer that counts the bytes written to it and keeps none.
+struct ByteCount(usize);
+
+impl msgpack_core::Write for ByteCount {
+    type Error = std::convert::Infallible;
+
+    #[inline]
+    fn write_u8(&mut self, _: u8) -> std::result::Result<(), Self::Error> {
+        self.0 += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> std::result::Result<(), Self::Error> {
+        self.0 += bytes.len();
+        Ok(())
+    }
+
+    #[inline]
+    fn write_prefix(&mut self, _: &[u8; 9], len: usize) -> std::result::Result<(), Self::Error> {
+        self.0 += len.min(9);
+        Ok(())
+    }
+}
+
 /// Serializes `value` into `writer`, structs as maps.
 ///
 /// The value is encoded in a buffer kept per thread (no allocation for
