@@ -389,6 +389,12 @@ impl<'a> Variant<'a> {
             original: variant,
         }
     }
+
+    /// The variant's tag; `check` has made sure it has one before any
+    /// code is generated.
+    pub fn tag(&self) -> u64 {
+        self.attrs.tag.map_or(0, |(tag, _)| tag)
+    }
 }
 
 impl Field<'_> {

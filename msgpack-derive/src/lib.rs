@@ -14,7 +14,6 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
-mod schema;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

@@ -58,6 +58,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         Data::Enum(variants) => read_enum(cont, &generics, variants),
     };
     quote! {
+        #[automatically_derived]
         impl #impl_generics #krate::__private::serde::Deserialize<'de> for #ident #ty_generics #where_clause {
             fn deserialize<__D>(__deserializer: __D) -> #krate::__private::Result<Self, __D::Error>
             where
@@ -383,10 +384,7 @@ fn read_enum(
     let enum_name = ident.to_string();
     let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
     let (_, container_ty, _) = cont.generics.split_for_impl();
-    let tags: Vec<u64> = variants
-        .iter()
-        .map(|v| v.attrs.tag.map_or(0, |(tag, _)| tag))
-        .collect();
+    let tags: Vec<u64> = variants.iter().map(|v| v.tag()).collect();
     let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let positions: Vec<usize> = (0..variants.len()).collect();
     let key_index = key_index(&private, &tags, &names);

@@ -1,6 +1,7 @@
 //! Generates the `Serialize`, `Deserialize` and `Schema` impls.
 
 mod de;
+mod schema;
 mod ser;
 
 use proc_macro2::TokenStream;
@@ -14,7 +15,7 @@ use crate::attr::{Container, Field};
 pub fn expand(cont: &Container<'_>) -> TokenStream {
     let ser = ser::expand(cont);
     let de = de::expand(cont);
-    let schema = crate::schema::expand(cont);
+    let schema = schema::expand(cont);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]

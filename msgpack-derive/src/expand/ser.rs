@@ -33,6 +33,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         Data::Enum(variants) => write_enum(cont, &generics, variants),
     };
     quote! {
+        #[automatically_derived]
         impl #impl_generics #krate::__private::serde::Serialize for #ident #ty_generics #where_clause {
             fn serialize<__S>(&self, __serializer: __S) -> #krate::__private::Result<__S::Ok, __S::Error>
             where
@@ -226,7 +227,7 @@ fn write_enum(
     let mut wrappers = Vec::new();
     let arms = variants.iter().enumerate().map(|(index, variant)| {
         let variant_ident = variant.ident;
-        let tag = variant.attrs.tag.map_or(0, |(tag, _)| tag);
+        let tag = variant.tag();
         let name = &variant.name;
         let bindings: Vec<_> = (0..variant.fields.len())
             .map(|i| format_ident!("__f{}", i))

@@ -33,7 +33,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         Data::Enum(variants) => {
             let variants = variants.iter().map(|variant| {
                 let name = &variant.name;
-                let tag = variant.attrs.tag.map_or(0, |(tag, _)| tag);
+                let tag = variant.tag();
                 let other = variant.attrs.other.is_some();
                 let shapes: Vec<_> = variant.fields.iter().map(|f| shape_of(&schema, f.ty)).collect();
                 let payload = match variant.style {
@@ -55,6 +55,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         }
     };
     quote! {
+        #[automatically_derived]
         impl #impl_generics #schema::Schema for #ident #ty_generics #where_clause {
             const NAME: &'static str = #name;
 
@@ -65,6 +66,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics #schema::Describe for #ident #ty_generics #where_clause {
             fn shape(__registry: &mut #schema::Registry) -> #schema::Shape {
                 __registry.named::<Self>()
