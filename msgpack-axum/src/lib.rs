@@ -50,7 +50,8 @@
 //! | accepts neither | `406 Not Acceptable` listing the types offered, or JSON with [`NegotiateLayer::fallback_to_json`] |
 //!
 //! `Accept` is parsed by `headers-accept` (RFC 9110 specificity, then
-//! q-value). Every negotiated response carries `Vary: Accept`.
+//! q-value); its 64 most specific ranges are read, so a header of
+//! thousands costs no more. Every negotiated response carries `Vary: Accept`.
 //!
 //! # Request bodies
 //!

@@ -122,6 +122,11 @@ fn eq_opt(a: Option<&str>, b: Option<&str>) -> bool {
     }
 }
 
+/// The ranges of an `Accept` that count, after ordering: a client names a
+/// handful, and the choice of a MessagePack type compares each with those
+/// before it, so a header of thousands must not cost their square.
+const MAX_RANGES: usize = 64;
+
 /// The `Accept` values most clients send, recognised without parsing.
 const COMMON: [(&str, Range<'static>); 5] = [
     ("*/*", Range::common("*", "*")),
@@ -193,6 +198,7 @@ impl Accept {
     }
 
     /// Calls `f` with each range, most specific first.
+    /// Each range, most specific first, the first [`MAX_RANGES`] only.
     fn ranges(&self) -> impl Iterator<Item = Range<'_>> {
         let (one, parsed) = match &self.0 {
             Ranges::Any => (None, None),
@@ -211,6 +217,7 @@ impl Accept {
                         .unwrap_or(FULL),
                 }
             }))
+            .take(MAX_RANGES)
     }
 
     fn is_any(&self) -> bool {
@@ -532,6 +539,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn only_the_first_64_ranges_count() {
+        let mut many = vec!["text/html"; MAX_RANGES];
+        many.push("application/msgpack");
+        check(&[&many.join(", ")], None);
+        many.remove(0);
+        check(&[&many.join(", ")], Some("application/msgpack"));
+        // Thousands of MessagePack ranges are read as their first 64.
+        let flood = vec!["application/vnd.a+msgpack;q=0.5"; 50_000].join(", ");
+        check(&[&flood], Some("application/vnd.a+msgpack"));
     }
 
     #[test]
