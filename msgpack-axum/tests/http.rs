@@ -91,6 +91,18 @@ fn assert_msgpack(response: &reqwest::Response, expected: &str) {
     assert_eq!(content_type(response), expected);
 }
 
+/// Checks that each `Accept` gets a 200 of the `Content-Type` beside it.
+async fn check_choices(base: &str, cases: &[(&str, &str)]) {
+    for (accept, expected) in cases {
+        let got = choice(base, &[accept]).await;
+        assert_eq!(
+            got,
+            (StatusCode::OK, expected.to_string()),
+            "Accept: {accept}"
+        );
+    }
+}
+
 async fn choice(base: &str, accept: &[&str]) -> (StatusCode, String) {
     let response = get_with(base, "/", accept).await;
     (response.status(), content_type(&response).to_string())
@@ -156,93 +168,95 @@ async fn no_accept_or_one_without_messagepack_is_json() {
         .unwrap();
     assert!(plain.headers().get(header::ACCEPT).is_none());
     assert_eq!(plain.json::<Profile>().await.unwrap(), profile());
-    assert_eq!(
-        choice(&base, &["application/json"]).await.1,
-        "application/json"
-    );
-    assert_eq!(
-        choice(&base, &["text/html, application/json;q=0.9"])
-            .await
-            .1,
-        "application/json"
-    );
+    check_choices(
+        &base,
+        &[
+            ("application/json", "application/json"),
+            ("text/html, application/json;q=0.9", "application/json"),
+        ],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn wildcards_alone_never_select_messagepack() {
     let base = serve(negotiated_app()).await;
-    for accept in ["*/*", "application/*", "*/*;q=1, application/*;q=1"] {
-        assert_eq!(
-            choice(&base, &[accept]).await,
-            (StatusCode::OK, "application/json".into()),
-            "{accept}"
-        );
-    }
+    let json = "application/json";
+    let cases = [
+        ("*/*", json),
+        ("application/*", json),
+        ("*/*;q=1, application/*;q=1", json),
+    ];
+    check_choices(&base, &cases).await;
 }
 
 #[tokio::test]
 async fn the_higher_q_wins() {
     let base = serve(negotiated_app()).await;
-    assert_eq!(
-        choice(&base, &["application/json, application/msgpack;q=0.9"])
-            .await
-            .1,
-        "application/json"
-    );
-    assert_eq!(
-        choice(&base, &["application/json;q=0.8, application/msgpack"])
-            .await
-            .1,
-        "application/msgpack"
-    );
+    check_choices(
+        &base,
+        &[
+            (
+                "application/json, application/msgpack;q=0.9",
+                "application/json",
+            ),
+            (
+                "application/json;q=0.8, application/msgpack",
+                "application/msgpack",
+            ),
+        ],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn equal_q_goes_to_messagepack() {
     let base = serve(negotiated_app()).await;
-    assert_eq!(
-        choice(&base, &["application/json, application/msgpack"])
-            .await
-            .1,
-        "application/msgpack"
-    );
-    assert_eq!(
-        choice(
-            &base,
-            &["application/json;q=0.5, application/x-msgpack;q=0.5"]
-        )
-        .await
-        .1,
-        "application/x-msgpack"
-    );
+    check_choices(
+        &base,
+        &[
+            (
+                "application/json, application/msgpack",
+                "application/msgpack",
+            ),
+            (
+                "application/json;q=0.5, application/x-msgpack;q=0.5",
+                "application/x-msgpack",
+            ),
+        ],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn q_zero_excludes_a_type_also_under_a_wildcard() {
     let base = serve(negotiated_app()).await;
-    assert_eq!(
-        choice(&base, &["application/msgpack;q=0, */*"]).await.1,
-        "application/json"
-    );
+    check_choices(
+        &base,
+        &[("application/msgpack;q=0, */*", "application/json")],
+    )
+    .await;
     assert_eq!(
         choice(&base, &["*/*, application/json;q=0"]).await.0,
         StatusCode::NOT_ACCEPTABLE
     );
-    assert_eq!(
-        choice(&base, &["*/*, application/json;q=0, application/msgpack"])
-            .await
-            .1,
-        "application/msgpack"
-    );
+    check_choices(
+        &base,
+        &[(
+            "*/*, application/json;q=0, application/msgpack",
+            "application/msgpack",
+        )],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn the_content_type_is_the_messagepack_type_named() {
     let base = serve(negotiated_app()).await;
     let accept = "application/x-msgpack;q=0.4, application/vnd.msgpack;q=0.9";
-    assert_eq!(choice(&base, &[accept]).await.1, "application/vnd.msgpack");
+    check_choices(&base, &[(accept, "application/vnd.msgpack")]).await;
     let accept = "application/x-msgpack, application/vnd.msgpack";
-    assert_eq!(choice(&base, &[accept]).await.1, "application/msgpack");
+    check_choices(&base, &[(accept, "application/msgpack")]).await;
 }
 
 #[tokio::test]
