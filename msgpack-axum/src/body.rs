@@ -11,6 +11,10 @@ use serde::de::DeserializeOwned;
 use crate::limits::RequestLimits;
 use crate::rejection::MsgPackRejection;
 
+/// The most a declared `Content-Length` reserves up front; a longer body
+/// grows as its bytes arrive.
+const PREALLOCATE_MAX: usize = 1 << 20;
+
 /// A request's head and its whole body, read under the size limit in force.
 pub(crate) struct Received {
     pub(crate) parts: Parts,
@@ -52,9 +56,11 @@ pub(crate) async fn receive(request: Request) -> Result<Received, MsgPackRejecti
             first = data;
         } else {
             let buffer = joined.get_or_insert_with(|| {
-                let capacity = declared
-                    .map_or(0, |length| length as usize)
-                    .max(first.len() * 2);
+                // A declared length is a hint, never trusted past what a
+                // small body needs: with no limit it could be a terabyte.
+                let hint =
+                    declared.map_or(0, |length| usize::try_from(length).unwrap_or(usize::MAX));
+                let capacity = hint.min(PREALLOCATE_MAX).max(first.len() + data.len());
                 let mut buffer = BytesMut::with_capacity(capacity);
                 buffer.extend_from_slice(&first);
                 buffer

@@ -1267,3 +1267,44 @@ async fn limits_can_be_set_as_an_extension() {
         "nesting exceeds the depth limit of 1 at offset 1"
     );
 }
+
+#[tokio::test]
+async fn a_declared_length_is_not_trusted_for_allocation() {
+    // No size limit at all, and a head that promises a terabyte: the body
+    // arrives in two pieces and the connection closes. Reserving what the
+    // head promised would abort the process; the short body is a 400.
+    let echo = post(|MsgPack(value): MsgPack<msgpack_serde::Value>| async move { MsgPack(value) });
+    let app = Router::new().route(
+        "/",
+        echo.layer::<_, std::convert::Infallible>(DefaultBodyLimit::disable()),
+    );
+    let base = serve(app).await;
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let head = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/msgpack\r\n\
+                Accept: application/json\r\nContent-Length: 1099511627776\r\n\r\n";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+        .write_all(&[0xc6, 0xff, 0xff, 0xff, 0xff])
+        .await
+        .unwrap();
+    stream.flush().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stream.write_all(&[0; 64]).await.unwrap();
+    stream.flush().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stream.shutdown().await.unwrap();
+    let mut response = Vec::new();
+    let read =
+        tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response)).await;
+    read.expect("the server answers").unwrap();
+    let response = String::from_utf8_lossy(&response);
+    assert!(
+        response.starts_with("HTTP/1.1 400 Bad Request\r\n"),
+        "{response}"
+    );
+    assert!(
+        response.contains(r#""code":"body_read_failed""#),
+        "{response}"
+    );
+}
