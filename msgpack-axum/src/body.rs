@@ -8,6 +8,7 @@ use http::request::Parts;
 use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
 
+use crate::json_limits;
 use crate::limits::RequestLimits;
 use crate::rejection::MsgPackRejection;
 
@@ -91,8 +92,12 @@ pub(crate) fn decode_msgpack<T: DeserializeOwned>(
         .map_err(|error| MsgPackRejection::msgpack(&received.parts.headers, &error))
 }
 
-/// Decodes exactly one `T` from a JSON body.
+/// Decodes exactly one `T` from a JSON body, under the depth and value
+/// limits as a MessagePack body is.
 pub(crate) fn decode_json<T: DeserializeOwned>(received: &Received) -> Result<T, MsgPackRejection> {
-    serde_json::from_slice(&received.body)
-        .map_err(|error| MsgPackRejection::json(&received.parts.headers, &error))
+    let headers = &received.parts.headers;
+    if let Ok(Err(exceeded)) = json_limits::check(&received.body, &received.limits) {
+        return Err(MsgPackRejection::json_limit(headers, exceeded));
+    }
+    serde_json::from_slice(&received.body).map_err(|error| MsgPackRejection::json(headers, &error))
 }

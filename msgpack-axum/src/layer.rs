@@ -66,6 +66,12 @@ impl Negotiation {
 ///   body.
 /// - [`Negotiated`](crate::Negotiated) responses, which need it, are
 ///   encoded directly in the chosen format.
+/// - The re-encoding starts from the JSON, so it carries JSON's forms of
+///   values: types that serialize differently for human-readable formats
+///   (`IpAddr`, `Uuid`) arrive as their strings, and integer map keys as
+///   strings. Read such replies with a human-readable `Deserializer`, or
+///   serve them with [`Negotiated`](crate::Negotiated), which writes the
+///   binary forms.
 ///
 /// ```
 /// use axum::{routing::get, Json, Router};
@@ -361,9 +367,7 @@ impl Collecting {
             ..
         } = self;
         if let Err(error) = read {
-            return crate::msgpack::serialize_failed(&format_args!(
-                "the response body failed: {error}"
-            ));
+            return failed(format_args!("the response body failed: {error}"));
         }
         let json = joined.map_or(first, BytesMut::freeze);
         match json_to_msgpack(&json) {
@@ -378,12 +382,21 @@ impl Collecting {
                 if request.accept.accepts(&json_type) {
                     return Response::from_parts(parts, Body::from(json));
                 }
-                crate::msgpack::serialize_failed(&format_args!(
+                failed(format_args!(
                     "the response's JSON could not be re-encoded as MessagePack: {error}"
                 ))
             }
         }
     }
+}
+
+/// A `500` for a response that could not be re-encoded; whether a request
+/// gets it depends on its `Accept`, so it varies on it too.
+#[cold]
+fn failed(message: std::fmt::Arguments<'_>) -> Response {
+    let mut response = crate::msgpack::serialize_failed(&message);
+    vary::add_accept(response.headers_mut());
+    response
 }
 
 impl<F> std::fmt::Debug for NegotiateFuture<F> {

@@ -197,7 +197,6 @@ impl Accept {
         Accept(Ranges::Parsed(parsed))
     }
 
-    /// Calls `f` with each range, most specific first.
     /// Each range, most specific first, the first [`MAX_RANGES`] only.
     fn ranges(&self) -> impl Iterator<Item = Range<'_>> {
         let (one, parsed) = match &self.0 {

@@ -141,6 +141,25 @@ impl MsgPackRejection {
         Self::new(status, code, error.to_string(), headers)
     }
 
+    #[cold]
+    pub(crate) fn json_limit(
+        headers: &HeaderMap,
+        exceeded: crate::json_limits::Exceeded,
+    ) -> MsgPackRejection {
+        use crate::json_limits::Exceeded;
+        let (code, message) = match exceeded {
+            Exceeded::Depth(limit) => (
+                "depth_limit_exceeded",
+                format!("JSON nesting exceeds the depth limit of {limit}"),
+            ),
+            Exceeded::Values(limit) => (
+                "value_limit_exceeded",
+                format!("JSON holds more values than the limit of {limit}"),
+            ),
+        };
+        Self::new(StatusCode::BAD_REQUEST, code, message, headers)
+    }
+
     /// The status of the response.
     pub fn status(&self) -> StatusCode {
         self.status

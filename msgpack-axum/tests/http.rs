@@ -605,6 +605,7 @@ async fn json_the_layer_cannot_parse_passes_when_json_is_accepted() {
     assert_eq!(both.text().await.unwrap(), "{\"a\":");
     let only = get_with(&base, "/broken", &["application/msgpack"]).await;
     assert_eq!(only.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(vary(&only), ["Accept"], "the 500 depends on Accept too");
 }
 
 #[tokio::test]
@@ -1306,5 +1307,38 @@ async fn a_declared_length_is_not_trusted_for_allocation() {
     assert!(
         response.contains(r#""code":"body_read_failed""#),
         "{response}"
+    );
+}
+
+#[tokio::test]
+async fn json_bodies_are_held_to_the_depth_and_value_limits() {
+    let echo =
+        post(|Negotiated(value): Negotiated<serde_json::Value>| async move { Negotiated(value) });
+    let app = Router::new()
+        .route("/", echo)
+        .layer(RequestLimits::new().max_depth(3).max_values(10))
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    let send = |body: &'static str| {
+        post_bytes(
+            &base,
+            "/",
+            "application/json",
+            "application/json",
+            body.into(),
+        )
+    };
+    assert_eq!(send("[[[1]]]").await.status(), StatusCode::OK);
+    let deep = send("[[[[1]]]]").await;
+    assert_eq!(deep.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error_body(deep).await,
+        json!({"error": "JSON nesting exceeds the depth limit of 3", "code": "depth_limit_exceeded"})
+    );
+    assert_eq!(send("[1,2,3,4,5,6,7,8,9]").await.status(), StatusCode::OK);
+    let many = send("[1,2,3,4,5,6,7,8,9,10]").await;
+    assert_eq!(
+        error_body(many).await,
+        json!({"error": "JSON holds more values than the limit of 10", "code": "value_limit_exceeded"})
     );
 }
