@@ -92,7 +92,20 @@ impl<R: Read> Frames<R> {
             } else if self.eof {
                 return Ok(None);
             }
-            self.fill().map_err(E::from)?;
+            // Read until what is buffered has doubled before parsing the
+            // value again from its start: a large value arriving in small
+            // reads (a pipe) then costs linear time, not quadratic.
+            let want = ((self.end - self.start) * 2).max(1);
+            let cap = self
+                .max_bytes
+                .map_or(usize::MAX, |limit| limit.saturating_add(1));
+            loop {
+                self.fill().map_err(E::from)?;
+                let have = self.end - self.start;
+                if self.eof || have >= want || have >= cap {
+                    break;
+                }
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! `msgpack schema check OLD NEW`: the breaking changes between two schema
 //! documents, for CI.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use msgpack_serde::schema::{check_compatible, SchemaDocument};
@@ -19,9 +20,9 @@ pub fn check(args: &SchemaCheckArgs) -> Result<ExitCode> {
             .map(|(ty, reason)| serde_json::json!({"type": ty, "reason": reason}))
             .collect();
         let text = serde_json::json!({"compatible": report.is_compatible(), "breaking": changes});
-        println!("{text}");
+        writeln!(std::io::stdout().lock(), "{text}")?;
     } else {
-        print!("{report}");
+        write!(std::io::stdout().lock(), "{report}")?;
     }
     Ok(if report.is_compatible() {
         ExitCode::SUCCESS

@@ -2,6 +2,8 @@
 //! item without building the value; the first problem with its offset and
 //! path.
 
+use std::io::Write;
+
 use msgpack_serde::core::{Token, TIMESTAMP_EXT_TYPE};
 use msgpack_serde::Timestamp;
 
@@ -47,10 +49,11 @@ pub fn run(args: &ValidateArgs) -> Result<()> {
             count += 1;
             bytes = offset + len;
         }
-        println!(
+        writeln!(
+            std::io::stdout().lock(),
             "valid: {count} value{}, {bytes} bytes",
             if count == 1 { "" } else { "s" }
-        );
+        )?;
     } else {
         let input = read_all(args.file.as_ref())?;
         if let Some(limit) = limits.max_bytes.filter(|&limit| input.len() > limit) {
@@ -64,7 +67,11 @@ pub fn run(args: &ValidateArgs) -> Result<()> {
                 "trailing bytes after the value at offset {end}"
             )));
         }
-        println!("valid: 1 value, {} bytes", input.len());
+        writeln!(
+            std::io::stdout().lock(),
+            "valid: 1 value, {} bytes",
+            input.len()
+        )?;
     }
     Ok(())
 }

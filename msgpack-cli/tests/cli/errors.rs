@@ -701,3 +701,37 @@ fn no_input_panics() {
         }
     }
 }
+
+/// Output that cannot be written (a full disk: `/dev/full`) is an I/O
+/// error, exit 2, never a panic: validate, schema check and completions
+/// print to standard output too.
+#[test]
+fn a_full_output_is_an_io_error_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    };
+    let input = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(input.path(), [0xc3]).unwrap();
+    let path = input.path().to_str().unwrap();
+    for args in [
+        vec!["validate", path],
+        vec!["completions", "bash"],
+        vec!["decode", path],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_msgpack"))
+            .args(&args)
+            .stdout(Stdio::from(full.try_clone().unwrap()))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("msgpack: writing the output: "),
+            "{args:?}: {stderr}"
+        );
+    }
+}
