@@ -148,8 +148,10 @@ impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Ok, A::Error> {
-        enter(self.depth)?;
+        // A tag is not a container (bin, ext, a float...), so the depth is
+        // checked only for what is a map; `$map` checks it itself.
         let Some(first) = map.next_key_seed(KeySeed)? else {
+            enter(self.depth)?;
             return self
                 .serializer
                 .serialize_map(Some(0))
@@ -170,6 +172,7 @@ impl<'de, S: Serializer> Visitor<'de> for ValueVisitor<S> {
             }
             return Ok(ok);
         }
+        enter(self.depth)?;
         let mut out = self
             .serializer
             .serialize_map(map.size_hint())

@@ -361,3 +361,21 @@ fn a_float32_beyond_its_range_became_infinity() {
         hex("ca ff 80 00 00")
     );
 }
+
+/// encode checked the depth before it knew an object was a tag: a bin,
+/// ext, timestamp or float 32 at the deepest level decode writes (512
+/// containers around it) came out of decode and was refused by encode.
+#[test]
+fn encode_refused_a_tagged_value_at_the_depth_limit() {
+    for leaf in [
+        &b"\xc4\x01\x00"[..],
+        b"\xd4\x05\x01",
+        b"\xd6\xff\x00\x00\x00\x01",
+        b"\xca\x3f\xc0\x00\x00",
+    ] {
+        let mut bytes = vec![0x91; 512];
+        bytes.extend_from_slice(leaf);
+        let json = ok(&["decode"], &bytes);
+        assert_eq!(ok(&["encode"], &json), bytes, "{leaf:02x?}");
+    }
+}
