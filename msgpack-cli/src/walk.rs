@@ -194,10 +194,19 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// Characters of a key a path shows: every item under a key repeats it, so
+/// a 64 KiB key must not be copied into each of their paths.
+const KEY_CHARS: usize = 40;
+
 /// `.name` for identifier keys, `["any text"]` for other strings, `[42]`
 /// for integers, `[<type>]` for the rest.
 fn push_key(path: &mut String, key: Token<'_>) {
     match key {
+        Token::Str(text) if text.chars().nth(KEY_CHARS).is_some() => {
+            let cut: String = text.chars().take(KEY_CHARS).collect();
+            let quoted = serde_json::Value::from(cut).to_string();
+            let _ = write!(path, "[{}…\"]", &quoted[..quoted.len() - 1]);
+        }
         Token::Str(text) if is_identifier(text) => {
             path.push('.');
             path.push_str(text);
@@ -283,6 +292,21 @@ mod tests {
                 "$[\"two words\"][7]"
             ]
         );
+    }
+
+    #[test]
+    fn long_keys_are_cut_in_paths() {
+        let key = "k".repeat(100);
+        let mut bytes = vec![0x81, 0xd9, 100];
+        bytes.extend(key.as_bytes());
+        bytes.push(0x01);
+        let mut walk = Walk::new(&bytes);
+        let mut last = String::new();
+        while let Some(item) = walk.next_item() {
+            item.unwrap();
+            last = walk.path(false);
+        }
+        assert_eq!(last, format!("$[\"{}…\"]", "k".repeat(40)));
     }
 
     #[test]
