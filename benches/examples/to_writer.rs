@@ -4,11 +4,12 @@
 //! value.
 //!
 //! - `Serializer::with_config(&mut vec, ..)`: in place, the fast path.
-//! - `to_writer_compact(&mut vec, ..)`: a per-thread buffer, then one
-//!   `write_all`.
-//! - `to_vec_compact` then `write_all`: what `to_writer` did before.
+//! - `to_writer_compact(&mut vec, ..)`: in place since issue 14 (it
+//!   used a per-thread buffer, then one `write_all`).
+//! - `to_vec_compact` then `write_all`: what `to_writer` did first.
 //! - `Serializer::from_writer_with_config(&mut vec, ..)`: in place
-//!   through `std::io::Write`, one `write_all` per part.
+//!   through `msgpack_core::IoWriter`, which sees the vector behind
+//!   `std::io::Write`.
 
 use std::hint::black_box;
 use std::io::Write;

@@ -45,6 +45,26 @@ fn encode_allocates_nothing_beyond_the_output() {
     }
 }
 
+/// `to_writer` appends into a vector in place: no second buffer, however
+/// large the value (mesh is 4.8 MB, past the 64 KiB buffer `to_writer`
+/// keeps for other writers).
+#[test]
+fn to_writer_into_a_vec_allocates_nothing() {
+    let (document, mesh) = (document(), mesh());
+    let mut out = Vec::with_capacity(16 << 20);
+    for config in [Config::compact(), Config::named()] {
+        out.clear();
+        let ((), allocations, _) = counted(|| {
+            msgpack_serde::to_writer_with_config(&mut out, &document, config).unwrap();
+            msgpack_serde::to_writer_with_config(&mut out, &mesh, config).unwrap();
+        });
+        assert_eq!(allocations, 0, "{config:?}");
+        let mut expected = msgpack_serde::to_vec_with_config(&document, config).unwrap();
+        expected.extend(msgpack_serde::to_vec_with_config(&mesh, config).unwrap());
+        assert!(out == expected, "{config:?}");
+    }
+}
+
 /// Heap blocks and bytes owned by an order: each non-empty string, and
 /// the line items.
 fn owned_by_order(order: &Order) -> (usize, usize) {

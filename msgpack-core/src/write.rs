@@ -334,6 +334,48 @@ impl<W: std::io::Write> IoWriter<W> {
     pub fn into_inner(self) -> W {
         self.0
     }
+
+    /// The vector behind the writer when `W` is `Vec<u8>` or
+    /// `&mut Vec<u8>`, else `None`: lets code generic over
+    /// [`std::io::Write`] append in place, or take back what it wrote. The
+    /// check is on the type, so it costs nothing at run time.
+    ///
+    /// ```
+    /// use msgpack_core::IoWriter;
+    ///
+    /// let mut out = vec![0xc0];
+    /// assert_eq!(IoWriter::new(&mut out).as_vec_mut(), Some(&mut vec![0xc0]));
+    /// assert_eq!(IoWriter::new(std::io::sink()).as_vec_mut(), None);
+    /// ```
+    #[inline]
+    pub fn as_vec_mut(&mut self) -> Option<&mut alloc::vec::Vec<u8>> {
+        vec_behind(&mut self.0)
+    }
+}
+
+/// `writer` as the vector it is, when `W` is `Vec<u8>` or `&mut Vec<u8>`.
+///
+/// Stable Rust has no specialization, and `Any` needs `'static`, which a
+/// `&mut Vec<u8>` is not: `typeid` compares the types with their lifetimes
+/// erased, which is all the cast below needs.
+#[cfg(feature = "std")]
+#[inline(always)]
+fn vec_behind<W>(writer: &mut W) -> Option<&mut alloc::vec::Vec<u8>> {
+    use alloc::vec::Vec;
+    let id = typeid::of::<W>();
+    if id == typeid::of::<Vec<u8>>() {
+        // SAFETY: `W` is `Vec<u8>`, a type without lifetimes, so the ids
+        // are equal only when the types are.
+        Some(unsafe { &mut *(writer as *mut W).cast::<Vec<u8>>() })
+    } else if id == typeid::of::<&mut Vec<u8>>() {
+        // SAFETY: `W` is `&'a mut Vec<u8>` for some `'a` (the ids differ
+        // only in lifetimes, which they erase), and `'a` outlives the
+        // borrow of `writer`. The reference is only read out, reborrowed
+        // for that borrow, never replaced by one of a shorter lifetime.
+        Some(unsafe { &mut **(writer as *mut W).cast::<&mut Vec<u8>>() })
+    } else {
+        None
+    }
 }
 
 #[cfg(feature = "std")]
@@ -348,6 +390,19 @@ impl<W: std::io::Write> Write for IoWriter<W> {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.0.write_all(bytes)
+    }
+
+    /// Into a vector, the vector's one fixed-size copy: `io::Write`
+    /// cannot take it, and pays a copy of variable length per integer.
+    #[inline]
+    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> std::io::Result<()> {
+        match vec_behind(&mut self.0) {
+            Some(vec) => match vec.write_prefix(bytes, len) {
+                Ok(()) => Ok(()),
+                Err(never) => match never {},
+            },
+            None => self.0.write_all(&bytes[..len.min(9)]),
+        }
     }
 }
 

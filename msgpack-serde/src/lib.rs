@@ -277,15 +277,11 @@ impl msgpack_core::Write for ByteCount {
 
 /// Serializes `value` into `writer`, structs as maps.
 ///
-/// The value is encoded in a buffer kept per thread (up to 64 KiB, so
-/// values that fit allocate nothing) and written with one `write_all`: a
-/// file or socket sees one write, and a value that fails to serialize
-/// writes nothing. Into a `Vec<u8>` this costs 4% to 16% more than
-/// appending in place on values under 64 KiB (1.37x on a 4.8 MB one);
-/// [`Serializer::new(&mut vec)`] appends in place at full speed. Writing
-/// in place through `std::io::Write` instead, part by part, would cost
-/// 3.7x on integers, which it cannot take in one fixed-width copy
-/// (`benches/RESULTS.md`, issue 14).
+/// Into a `Vec<u8>` or `&mut Vec<u8>` it appends in place, at the speed of
+/// [`to_vec`]. Into any other writer it encodes in a buffer kept per
+/// thread (up to 64 KiB, so values that fit allocate nothing) and writes
+/// it with one `write_all`: a file or socket sees one write, not one per
+/// part. Either way, a value that fails to serialize writes nothing.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -294,8 +290,6 @@ impl msgpack_core::Write for ByteCount {
 /// msgpack_serde::to_writer(&mut out, &BTreeMap::from([("a", 1)])).unwrap();
 /// assert_eq!(out, [0xc0, 0x81, 0xa1, b'a', 0x01]); // appended
 /// ```
-///
-/// [`Serializer::new(&mut vec)`]: Serializer::new
 pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
     to_writer_with_config(writer, value, Config::named())
 }
@@ -328,13 +322,22 @@ pub fn to_writer_compact<W: io::Write, T: ?Sized + Serialize>(writer: W, value: 
 /// assert_eq!(out, b"\xa9127.0.0.1");
 /// ```
 pub fn to_writer_with_config<W: io::Write, T: ?Sized + Serialize>(
-    mut writer: W,
+    writer: W,
     value: &T,
     config: Config,
 ) -> Result<()> {
+    let mut writer = msgpack_core::IoWriter::new(writer);
+    if let Some(vec) = writer.as_vec_mut() {
+        let start = vec.len();
+        let result = value.serialize(&mut Serializer::with_config(&mut *vec, config));
+        if result.is_err() {
+            vec.truncate(start);
+        }
+        return result;
+    }
     with_scratch(|scratch| {
         value.serialize(&mut Serializer::with_config(&mut *scratch, config))?;
-        writer.write_all(scratch).map_err(Error::io)
+        writer.get_mut().write_all(scratch).map_err(Error::io)
     })
 }
 

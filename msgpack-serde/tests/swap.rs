@@ -389,12 +389,20 @@ fn skipped_field_in_compact_mode_is_an_error_naming_it() {
     assert_eq!(error.offset(), None);
     assert!(error.is_data());
 
-    let mut writer = Vec::new();
+    // What was in the vector stays; what the failed value began is taken
+    // back, in place (`&mut Vec`, `Vec`) and through the buffer (`Cursor`).
+    let mut writer = vec![0xc0];
     let error = msgpack_serde::to_writer_compact(&mut writer, &bare).unwrap_err();
     assert!(error
         .to_string()
         .starts_with("field `nickname` was skipped"));
-    assert!(writer.is_empty());
+    assert_eq!(writer, [0xc0]);
+    let error = msgpack_serde::to_writer_compact(vec![0xc0], &bare).unwrap_err();
+    assert!(error.is_data());
+    let mut cursor = std::io::Cursor::new(vec![0xc0]);
+    cursor.set_position(1);
+    msgpack_serde::to_writer_compact(&mut cursor, &bare).unwrap_err();
+    assert_eq!(cursor.into_inner(), [0xc0]);
 }
 
 #[test]
