@@ -33,6 +33,8 @@ enum ErrorCode {
     IntegerOutOfRange,
     /// Bytes handed to `RawValue` that are not one MessagePack value.
     InvalidRawValue,
+    /// An extension whose serde form is not the tuple `(i8, bytes)`.
+    InvalidExt,
 }
 
 /// The broad kinds of [`Error`], as `serde_json::error::Category`.
@@ -210,6 +212,21 @@ impl Error {
     }
 
     #[cold]
+    pub(crate) fn invalid_ext() -> Error {
+        Error::new(ErrorCode::InvalidExt, None)
+    }
+
+    /// An extension type outside -128 to 127: the wire layer's range
+    /// error, with no offset (nothing was being read).
+    #[cold]
+    pub(crate) fn ext_type_out_of_range() -> Error {
+        Error::new(
+            ErrorCode::Wire(ErrorKind::OutOfRange { expected: "i8" }),
+            None,
+        )
+    }
+
+    #[cold]
     pub(crate) fn wire(kind: ErrorKind, offset: usize) -> Error {
         Error::new(ErrorCode::Wire(kind), Some(offset))
     }
@@ -281,6 +298,7 @@ impl Display for ErrorCode {
                 f.write_str("integer out of the MessagePack range (i64::MIN to u64::MAX)")
             }
             ErrorCode::InvalidRawValue => f.write_str("raw value is not exactly one MessagePack value"),
+            ErrorCode::InvalidExt => f.write_str("an extension must serialize as (i8, bytes)"),
         }
     }
 }

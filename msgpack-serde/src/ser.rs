@@ -3,11 +3,29 @@
 use std::io;
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{encode, marker, Integer, IoWriter, Reader, Token, Write};
+use msgpack_core::{encode, marker, Integer, IoWriter, Token, Write};
 use serde::ser::{self, Serialize};
 
 use crate::raw::RAW_VALUE_NAME;
 use crate::{Config, Error, Result};
+
+/// `serde::Serializer` methods that refuse their value with `$error`:
+/// `name(argument types)`, returning `Self::Ok` or the type after `->`.
+macro_rules! refuse {
+    (@ok) => { Self::Ok };
+    (@ok $ret:ty) => { $ret };
+    ($error:expr; $($method:ident($($ty:ty),*) $(-> $ret:ty)?),* $(,)?) => {$(
+        fn $method(self, $(_: $ty),*) -> Result<refuse!(@ok $($ret)?)> {
+            Err($error)
+        }
+    )*};
+}
+
+mod ext;
+mod raw;
+
+use ext::ExtSerializer;
+use raw::RawSerializer;
 
 /// A serde `Serializer` writing MessagePack into any
 /// [`msgpack_core::Write`] output: `Vec<u8>` or `&mut Vec<u8>` (the fast
@@ -224,43 +242,6 @@ where
         Ok(())
     }
 
-    /// Serializes `value` on its own, with the same settings, into bytes.
-    fn serialize_apart<T: ?Sized + Serialize>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut apart = Serializer::<Vec<u8>>::with_config(Vec::new(), self.config);
-        value.serialize(&mut apart)?;
-        Ok(apart.out)
-    }
-
-    /// Writes an extension from its serde form, the tuple `(i8, bytes)`.
-    fn write_ext<T: ?Sized + Serialize>(&mut self, parts: &T) -> Result<()> {
-        let bytes = self.serialize_apart(parts)?;
-        let mut reader = Reader::new(&bytes);
-        let ext_type = match reader.read_array_len()? {
-            2 => reader.read_int::<i8>()?,
-            _ => {
-                return Err(ser::Error::custom(
-                    "an extension must serialize as (i8, bytes)",
-                ))
-            }
-        };
-        encode::write_ext(&mut self.out, ext_type, reader.read_bin()?)?;
-        Ok(())
-    }
-
-    /// Writes the bytes of a [`RawValue`](crate::RawValue) as they are,
-    /// after checking they are exactly one value.
-    fn write_raw<T: ?Sized + Serialize>(&mut self, raw: &T) -> Result<()> {
-        let bytes = self.serialize_apart(raw)?;
-        let mut reader = Reader::new(&bytes);
-        let raw = reader.read_bin()?;
-        let mut check = Reader::new(raw);
-        if check.skip().is_err() || !check.is_empty() {
-            return Err(Error::invalid_raw_value());
-        }
-        self.out.write_all(raw)?;
-        Ok(())
-    }
-
     /// Inlined: with the length known (`Vec`s, maps, derived structs in
     /// map form) the header is one write and the compiler sees there is
     /// no buffer to check per element or to drop at the end.
@@ -432,8 +413,8 @@ where
         value: &T,
     ) -> Result<()> {
         match name {
-            EXT_STRUCT_NAME => self.write_ext(value),
-            RAW_VALUE_NAME => self.write_raw(value),
+            EXT_STRUCT_NAME => value.serialize(ExtSerializer::new(&mut self.out, self.config)),
+            RAW_VALUE_NAME => value.serialize(RawSerializer::new(&mut self.out)),
             _ => value.serialize(self),
         }
     }

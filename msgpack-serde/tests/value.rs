@@ -429,3 +429,382 @@ fn ext_and_timestamp_in_structs() {
         stamped
     );
 }
+
+// ------------------------------------------ Ext, Timestamp, RawValue written in place
+
+/// The three timestamp forms: 32, 64 and 96 bits.
+fn timestamp_widths() -> [(Timestamp, Vec<u8>); 3] {
+    [
+        (Timestamp::from_seconds(1), vec![0xd6, 0xff, 0, 0, 0, 1]),
+        (
+            Timestamp::new(1, 1).unwrap(),
+            vec![0xd7, 0xff, 0, 0, 0, 0x04, 0, 0, 0, 0x01],
+        ),
+        (
+            Timestamp::new(-2, 500_000_000).unwrap(),
+            vec![
+                0xc7, 0x0c, 0xff, 0x1d, 0xcd, 0x65, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                0xfe,
+            ],
+        ),
+    ]
+}
+
+/// Serializes `value` under `config` into every kind of output the
+/// serializer has (a `Vec`, `&mut Vec` behind an unknown-length
+/// sequence, an `io::Write`, a slice, a byte count), checks they agree,
+/// and returns the bytes.
+#[track_caller]
+fn written<T: Serialize>(value: &T, config: msgpack_serde::Config) -> Vec<u8> {
+    use serde::Serializer as _;
+
+    let bytes = msgpack_serde::to_vec_with_config(value, config).unwrap();
+    // An io::Write that is not a Vec: through to_writer's scratch buffer.
+    let mut cursor = std::io::Cursor::new(Vec::new());
+    msgpack_serde::to_writer_with_config(&mut cursor, value, config).unwrap();
+    assert_eq!(cursor.into_inner(), bytes);
+    let mut serializer = msgpack_serde::Serializer::from_writer_with_config(Vec::new(), config);
+    value.serialize(&mut serializer).unwrap();
+    assert_eq!(serializer.into_writer(), bytes);
+    let mut buf = vec![0; bytes.len()];
+    let mut slice = msgpack_serde::Serializer::with_config(
+        msgpack_serde::core::SliceWriter::new(&mut buf),
+        config,
+    );
+    value.serialize(&mut slice).unwrap();
+    assert_eq!(slice.into_inner().written(), bytes);
+    assert_eq!(
+        msgpack_serde::serialized_size_with_config(value, config).unwrap(),
+        bytes.len()
+    );
+    // In a sequence of unknown length, elements go into a `&mut Vec`.
+    let mut serializer = msgpack_serde::Serializer::with_config(Vec::new(), config);
+    (&mut serializer)
+        .collect_seq(std::iter::once(value).filter(|_| true))
+        .unwrap();
+    assert_eq!(serializer.into_inner(), [&[0x91][..], &bytes].concat());
+    bytes
+}
+
+#[test]
+fn ext_timestamp_and_raw_value_exact_bytes_in_structs_and_vecs() {
+    #[derive(Serialize)]
+    struct Record {
+        at: Timestamp,
+        tag: Ext,
+        body: RawValue,
+    }
+    let tag_bytes = [0xd5, 0x07, 0x01, 0x02];
+    let body_bytes = [0x92, 0x01, 0xa1, b'x'];
+    let configs = [
+        msgpack_serde::Config::named(),
+        msgpack_serde::Config::compact(),
+    ];
+    for (timestamp, at_bytes) in timestamp_widths() {
+        let record = Record {
+            at: timestamp,
+            tag: Ext::new(7, vec![1, 2]).unwrap(),
+            body: RawValue::from_bytes(body_bytes.to_vec()).unwrap(),
+        };
+        let named = [
+            &[0x83, 0xa2, b'a', b't'][..],
+            &at_bytes,
+            &[0xa3, b't', b'a', b'g'],
+            &tag_bytes,
+            &[0xa4, b'b', b'o', b'd', b'y'],
+            &body_bytes,
+        ]
+        .concat();
+        assert_eq!(written(&record, configs[0]), named);
+        let compact = [&[0x93][..], &at_bytes, &tag_bytes, &body_bytes].concat();
+        assert_eq!(written(&record, configs[1]), compact);
+
+        for config in configs {
+            assert_eq!(written(&timestamp, config), at_bytes);
+            let stamps = vec![timestamp; 2];
+            assert_eq!(
+                written(&stamps, config),
+                [&[0x92][..], &at_bytes, &at_bytes].concat()
+            );
+            let values = vec![msgpack!(timestamp), Value::Ext(7, vec![1, 2])];
+            assert_eq!(
+                written(&values, config),
+                [&[0x92][..], &at_bytes, &tag_bytes].concat()
+            );
+        }
+    }
+    for config in configs {
+        let exts = vec![
+            Ext::new(0, vec![]).unwrap(),
+            Ext::new(1, vec![0xaa]).unwrap(),
+            Ext::new(127, vec![0xbb; 3]).unwrap(),
+        ];
+        assert_eq!(
+            written(&exts, config),
+            [0x93, 0xc7, 0x00, 0x00, 0xd4, 0x01, 0xaa, 0xc7, 0x03, 0x7f, 0xbb, 0xbb, 0xbb]
+        );
+        let raws = vec![
+            RawValue::from_bytes(vec![0xc0]).unwrap(),
+            RawValue::from_bytes(body_bytes.to_vec()).unwrap(),
+            // Not minimal: a uint 64 stays a uint 64.
+            RawValue::from_bytes(vec![0xcf, 0, 0, 0, 0, 0, 0, 0, 1]).unwrap(),
+        ];
+        assert_eq!(
+            written(&raws, config),
+            [
+                &[0x93, 0xc0][..],
+                &body_bytes,
+                &[0xcf, 0, 0, 0, 0, 0, 0, 0, 1]
+            ]
+            .concat()
+        );
+    }
+    // The large forms: ext 16 and a big raw value.
+    let big = Ext::new(9, vec![0xcd; 300]).unwrap();
+    let bytes = written(&big, configs[0]);
+    assert_eq!(bytes[..4], [0xc8, 0x01, 0x2c, 0x09]);
+    assert_eq!(bytes.len(), 4 + 300);
+    let raw = RawValue::from_bytes(msgpack_serde::to_vec(&vec![7u8; 70_000]).unwrap()).unwrap();
+    assert_eq!(written(&raw, configs[1]), raw.as_bytes());
+}
+
+/// `payload` as the serde form of an extension: a newtype struct named
+/// `EXT_STRUCT_NAME`, as `serialize_ext` and rmp-serde spell it.
+struct AsExt<T>(T);
+
+impl<T: Serialize> Serialize for AsExt<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use msgpack_serde::core::serde_ext::EXT_STRUCT_NAME;
+        serializer.serialize_newtype_struct(EXT_STRUCT_NAME, &self.0)
+    }
+}
+
+/// A part of an extension's serde form, serialized as the type or the
+/// data alone.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Part {
+    Type(i8),
+    Data(serde_bytes::ByteBuf),
+}
+
+/// Parts in a sequence whose length is not told up front.
+struct UnsizedSeq(Vec<Part>);
+
+impl Serialize for UnsizedSeq {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(None)?;
+        for part in &self.0 {
+            seq.serialize_element(part)?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct ExtFields {
+    ext_type: i8,
+    data: serde_bytes::ByteBuf,
+}
+
+fn bytes(data: &[u8]) -> serde_bytes::ByteBuf {
+    serde_bytes::ByteBuf::from(data)
+}
+
+#[test]
+fn ext_serde_forms_that_are_written() {
+    let expected = [0xd5, 0x07, 0x01, 0x02];
+    let configs = [
+        msgpack_serde::Config::named(),
+        msgpack_serde::Config::compact(),
+    ];
+    for config in configs {
+        // The type as any integer that fits, the data as bytes, either
+        // inside `Some` or a newtype.
+        assert_eq!(written(&AsExt((7i8, bytes(&[1, 2]))), config), expected);
+        assert_eq!(written(&AsExt((7u64, bytes(&[1, 2]))), config), expected);
+        assert_eq!(written(&AsExt((7i128, bytes(&[1, 2]))), config), expected);
+        assert_eq!(
+            written(&AsExt((Some(7i16), Some(bytes(&[1, 2])))), config),
+            expected
+        );
+        assert_eq!(
+            written(
+                &AsExt(Some((7u8, serde_bytes::Bytes::new(&[1, 2])))),
+                config
+            ),
+            expected
+        );
+        assert_eq!(
+            written(&AsExt((-128i64, bytes(&[1, 2]))), config),
+            [0xd5, 0x80, 0x01, 0x02]
+        );
+        // A tuple struct, and a sequence of unknown length.
+        #[derive(Serialize)]
+        struct Pair(u8, serde_bytes::ByteBuf);
+        assert_eq!(written(&AsExt(Pair(7, bytes(&[1, 2]))), config), expected);
+        assert_eq!(
+            written(
+                &AsExt(UnsizedSeq(vec![Part::Type(7), Part::Data(bytes(&[1, 2]))])),
+                config
+            ),
+            expected
+        );
+        // rmp-serde's way to spell one.
+        #[derive(Serialize)]
+        #[serde(rename = "_ExtStruct")]
+        struct RmpExt((i8, serde_bytes::ByteBuf));
+        assert_eq!(written(&RmpExt((7, bytes(&[1, 2]))), config), expected);
+    }
+    // A struct is the array (type, data) only in compact mode.
+    let fields = AsExt(ExtFields {
+        ext_type: 7,
+        data: bytes(&[1, 2]),
+    });
+    assert_eq!(written(&fields, configs[1]), expected);
+    assert_eq!(
+        msgpack_serde::to_vec(&fields).unwrap_err().to_string(),
+        "an extension must serialize as (i8, bytes)"
+    );
+}
+
+/// Checks that `value` fails to serialize under both configs, with no
+/// bytes left behind by `to_writer` (into a Vec, after what it held, and
+/// into another writer), and returns the error message.
+#[track_caller]
+fn refused<T: Serialize>(value: &T) -> String {
+    let message = msgpack_serde::to_vec(value).unwrap_err().to_string();
+    for config in [
+        msgpack_serde::Config::named(),
+        msgpack_serde::Config::compact(),
+    ] {
+        let error = msgpack_serde::to_vec_with_config(value, config).unwrap_err();
+        assert_eq!(error.to_string(), message);
+        assert_eq!(error.offset(), None);
+        let mut out = vec![0xc0];
+        msgpack_serde::to_writer_with_config(&mut out, value, config).unwrap_err();
+        msgpack_serde::to_writer_with_config(&mut out, &(1, value), config).unwrap_err();
+        assert_eq!(out, [0xc0]);
+        let mut cursor = std::io::Cursor::new(Vec::new());
+        msgpack_serde::to_writer_with_config(&mut cursor, &[value], config).unwrap_err();
+        assert!(cursor.into_inner().is_empty());
+    }
+    message
+}
+
+/// As [`refused`], and the serializer itself wrote nothing: the value was
+/// refused before any of it was written.
+#[track_caller]
+fn refused_before_writing<T: Serialize>(value: &T) -> String {
+    let mut serializer = msgpack_serde::Serializer::new(Vec::new());
+    value.serialize(&mut serializer).unwrap_err();
+    assert_eq!(serializer.into_inner(), Vec::<u8>::new());
+    refused(value)
+}
+
+#[test]
+fn ext_of_the_wrong_shape_is_refused() {
+    let shape = "an extension must serialize as (i8, bytes)";
+    assert_eq!(refused_before_writing(&AsExt("ab")), shape);
+    assert_eq!(refused_before_writing(&AsExt(7i8)), shape);
+    assert_eq!(refused_before_writing(&AsExt(bytes(&[1]))), shape);
+    assert_eq!(refused_before_writing(&AsExt(())), shape);
+    assert_eq!(refused_before_writing(&AsExt((7i8,))), shape);
+    assert_eq!(
+        refused_before_writing(&AsExt((7i8, bytes(&[1]), bytes(&[2])))),
+        shape
+    );
+    assert_eq!(refused_before_writing(&AsExt(vec![7u8, 1])), shape);
+    let mut map = BTreeMap::new();
+    map.insert(7i8, bytes(&[1]));
+    assert_eq!(refused_before_writing(&AsExt(map)), shape);
+    // The type is not an integer.
+    assert_eq!(refused_before_writing(&AsExt((7.0f32, bytes(&[1])))), shape);
+    assert_eq!(refused_before_writing(&AsExt(('7', bytes(&[1])))), shape);
+    assert_eq!(refused_before_writing(&AsExt((true, bytes(&[1])))), shape);
+    // The data is not bytes: a `Vec<u8>` alone is a sequence of integers.
+    assert_eq!(refused_before_writing(&AsExt((7i8, vec![1u8, 2]))), shape);
+    assert_eq!(refused_before_writing(&AsExt((7i8, "ab"))), shape);
+    assert_eq!(refused_before_writing(&AsExt((7i8, ()))), shape);
+    // An extension or a raw value inside an extension.
+    assert_eq!(
+        refused_before_writing(&AsExt((7i8, Ext::new(1, vec![1]).unwrap()))),
+        shape
+    );
+    assert_eq!(
+        refused_before_writing(&AsExt((Timestamp::UNIX_EPOCH, bytes(&[1])))),
+        shape
+    );
+    assert_eq!(
+        refused_before_writing(&AsExt(Ext::new(1, vec![1]).unwrap())),
+        shape
+    );
+    let raw_bin = RawValue::from_bytes(vec![0xc4, 0x01, 0x01]).unwrap();
+    assert_eq!(refused_before_writing(&AsExt((7i8, raw_bin))), shape);
+    // An extension type out of range.
+    let range = "integer out of range for i8";
+    assert_eq!(refused_before_writing(&AsExt((128u8, bytes(&[1])))), range);
+    assert_eq!(
+        refused_before_writing(&AsExt((-129i16, bytes(&[1])))),
+        range
+    );
+    assert_eq!(
+        refused_before_writing(&AsExt((u128::MAX, bytes(&[1])))),
+        range
+    );
+    // A sequence of unknown length too short, or with a third element:
+    // the extension is written when its data comes, so then only
+    // `to_writer` takes it back.
+    assert_eq!(refused_before_writing(&AsExt(UnsizedSeq(vec![]))), shape);
+    assert_eq!(
+        refused_before_writing(&AsExt(UnsizedSeq(vec![Part::Type(7)]))),
+        shape
+    );
+    let three = UnsizedSeq(vec![
+        Part::Type(7),
+        Part::Data(bytes(&[1])),
+        Part::Data(bytes(&[2])),
+    ]);
+    assert_eq!(refused(&AsExt(three)), shape);
+}
+
+/// A `RawValue` that skipped the check `RawValue::from_bytes` makes: any
+/// deserializer that offers bytes can make one.
+fn unchecked_raw_value(bytes: &[u8]) -> RawValue {
+    let deserializer = serde::de::value::BytesDeserializer::<serde::de::value::Error>::new(bytes);
+    let raw = RawValue::deserialize(deserializer).unwrap();
+    assert_eq!(raw.as_bytes(), bytes);
+    raw
+}
+
+#[test]
+fn raw_value_of_not_one_value_is_refused() {
+    let message = "raw value is not exactly one MessagePack value";
+    // Two values, a truncated one, none, and a reserved marker.
+    for bytes in [
+        &[0x01, 0x02][..],
+        &[0x92, 0x01],
+        &[0xa2, b'x'],
+        &[],
+        &[0xc1],
+    ] {
+        let raw = unchecked_raw_value(bytes);
+        assert_eq!(refused_before_writing(&raw), message, "{bytes:02x?}");
+        assert!(msgpack_serde::to_vec(&raw).unwrap_err().is_syntax());
+        assert_eq!(refused(&vec![raw.clone()]), message);
+        assert_eq!(
+            refused(&Envelope {
+                kind: "ping".into(),
+                body: raw,
+            }),
+            message
+        );
+    }
+    // One value made this way is written as it is.
+    let raw = unchecked_raw_value(&[0x91, 0xcc, 0x01]);
+    assert_eq!(
+        written(&raw, msgpack_serde::Config::named()),
+        [0x91, 0xcc, 0x01]
+    );
+}
