@@ -370,12 +370,12 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
-    /// Visits the value at the reader, whatever its type.
+    /// Visits the value at the reader, whatever its type: numbers,
+    /// booleans and short strings first, as they are the most common.
     fn any<'de, V: Visitor<'de>>(&mut self, start: usize, visitor: V) -> Result<V::Value>
     where
         M: Strings<'a, 'de>,
     {
-        // The most common markers first, decoded from the byte at hand.
         let byte = self.reader.peek_byte()?;
         if is_scalar(byte) {
             return self.scalar(byte, visitor);
@@ -383,37 +383,72 @@ impl<'a, M> Decoder<'a, M> {
         if let Some(bytes) = self.short_str(byte)? {
             return self.visit_utf8(start, bytes, visitor);
         }
-        match byte {
-            marker::FIXARRAY..=marker::FIXARRAY_MAX => {
-                self.reader.take_byte()?;
-                return self.visit_items::<_, ARRAY>(start, (byte & 0x0f) as u32, visitor);
-            }
+        match self.container_header(byte)? {
+            Some((is_map, len)) => self.visit_container(start, is_map, len, visitor),
+            None => self.not_container(start, visitor),
+        }
+    }
+
+    /// Reads the header of the array or map that starts with `byte`:
+    /// whether it is a map, and its length. `None` (reading nothing) for
+    /// any other value.
+    #[inline(always)]
+    fn container_header(&mut self, byte: u8) -> Result<Option<(bool, u32)>> {
+        Ok(Some(match byte {
             marker::FIXMAP..=marker::FIXMAP_MAX => {
                 self.reader.take_byte()?;
-                return self.visit_items::<_, MAP>(start, (byte & 0x0f) as u32, visitor);
+                (true, (byte & 0x0f) as u32)
             }
-            marker::NIL => {
+            marker::FIXARRAY..=marker::FIXARRAY_MAX => {
                 self.reader.take_byte()?;
-                return visitor.visit_unit();
+                (false, (byte & 0x0f) as u32)
             }
-            _ => {}
+            marker::MAP16 | marker::MAP32 => (true, self.reader.read_map_len()?),
+            marker::ARRAY16 | marker::ARRAY32 => (false, self.reader.read_array_len()?),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Visits the array (`is_map` false) or map of `len` whose header has
+    /// been read. `any` and `deserialize_any` each reach it from one call
+    /// site, whatever the header's form, so a visitor's `visit_seq` and
+    /// `visit_map` (inlined: a derived struct's field reads) are compiled
+    /// once per caller, not once per form.
+    #[inline(always)]
+    fn visit_container<'de, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        is_map: bool,
+        len: u32,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        if is_map {
+            self.visit_items::<_, MAP>(start, len, visitor)
+        } else {
+            self.visit_items::<_, ARRAY>(start, len, visitor)
+        }
+    }
+
+    /// Visits the value at the reader, which is not an array or a map.
+    #[inline(never)]
+    fn not_container<'de, V: Visitor<'de>>(&mut self, start: usize, visitor: V) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        let byte = self.reader.peek_byte()?;
+        if is_scalar(byte) {
+            return self.scalar(byte, visitor);
+        }
+        if byte == marker::NIL {
+            self.reader.take_byte()?;
+            return visitor.visit_unit();
         }
         match self.reader.peek_marker()?.family() {
-            // `is_scalar` holds for every number and boolean marker, and
-            // nil is the arm above.
-            Family::Nil | Family::Bool | Family::Int | Family::F32 | Family::F64 => {
-                unreachable!("decoded from the byte above")
-            }
             Family::Str => M::visit_str(visitor, self.reader.read_str()?),
             Family::Bin => M::visit_bytes(visitor, self.reader.read_bin()?),
-            Family::Array => {
-                let len = self.reader.read_array_len()?;
-                self.visit_items::<_, ARRAY>(start, len, visitor)
-            }
-            Family::Map => {
-                let len = self.reader.read_map_len()?;
-                self.visit_items::<_, MAP>(start, len, visitor)
-            }
             Family::Ext => {
                 let (ext_type, data) = self.reader.read_ext()?;
                 visitor.visit_newtype_struct(ExtDeserializer::<M> {
@@ -423,6 +458,15 @@ impl<'a, M> Decoder<'a, M> {
                 })
             }
             Family::Reserved => Err(Error::wire(ErrorKind::ReservedMarker, start)),
+            // Numbers, booleans and nil are the tests above; arrays and
+            // maps are `container_header`'s.
+            Family::Nil
+            | Family::Bool
+            | Family::Int
+            | Family::F32
+            | Family::F64
+            | Family::Array
+            | Family::Map => unreachable!("decoded from the byte above"),
         }
     }
 }
@@ -553,22 +597,16 @@ macro_rules! strings {
 impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M> {
     type Error = Error;
 
-    /// A fixmap or fixarray straight to the visitor (structs, derived or
-    /// not, come through here), everything else through `any`.
+    /// An array or a map (structs, derived or not, come through here)
+    /// straight to the visitor, everything else out of line.
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
         let byte = self.reader.peek_byte()?;
-        let result = match byte {
-            marker::FIXMAP..=marker::FIXMAP_MAX => {
-                self.reader.take_byte()?;
-                self.visit_items::<_, MAP>(start, (byte & 0x0f) as u32, visitor)
-            }
-            marker::FIXARRAY..=marker::FIXARRAY_MAX => {
-                self.reader.take_byte()?;
-                self.visit_items::<_, ARRAY>(start, (byte & 0x0f) as u32, visitor)
-            }
-            _ => self.any(start, visitor),
+        let result = match self.container_header(byte) {
+            Ok(Some((is_map, len))) => self.visit_container(start, is_map, len, visitor),
+            Ok(None) => self.not_container(start, visitor),
+            Err(error) => Err(error),
         };
         result.map_err(|error| error.at(start))
     }
