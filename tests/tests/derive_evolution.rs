@@ -678,6 +678,20 @@ fn with_module_serializes_the_field_through_it() {
         .unwrap_err()
         .to_string();
     assert!(error.ends_with("at offset 2"), "{error}");
+    // Keys out of tag order are read by the general loop, through the
+    // wrapper as well: the same value, and the same error at the offset.
+    let reversed = [0x82, 0x02, 0xa1, b'a', 0x01, 0xd6, 0xff, 0, 0, 0, 1];
+    assert_eq!(
+        msgpack_serde::from_slice::<Event>(&reversed).unwrap(),
+        Event {
+            at,
+            name: "a".into()
+        }
+    );
+    let error = msgpack_serde::from_slice::<Event>(&[0x82, 0x02, 0xa1, b'a', 0x01, 0x01])
+        .unwrap_err()
+        .to_string();
+    assert!(error.ends_with("at offset 5"), "{error}");
 }
 
 #[derive(MsgPack, Debug, PartialEq)]

@@ -94,83 +94,81 @@ fn key_index(private: &TokenStream, tags: &[u64], names: &[&str]) -> TokenStream
     }}
 }
 
-/// A visitor (also a `DeserializeSeed`) that reads `fields` from a map or
-/// a tag-indexed array and builds `construct { fields }`.
-fn fields_visitor(
-    cont: &Container<'_>,
-    generics: &syn::Generics,
-    visitor: &syn::Ident,
-    fields: &[Field<'_>],
-    construct: TokenStream,
-    expecting: &str,
-) -> TokenStream {
-    let krate = &cont.attrs.crate_path;
-    let private = quote!(#krate::__private);
-    let ident = cont.ident;
-    let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
-    let (_, container_ty, _) = cont.generics.split_for_impl();
+/// One field as the wire carries it: what the map, the array and the
+/// build code each need of it.
+struct WireField<'a> {
+    field: &'a Field<'a>,
+    /// The `Option` local holding the value until the struct is built.
+    slot: syn::Ident,
+    tag: u64,
+    /// The type read: the field's, or its `with` module's wrapper.
+    read_ty: TokenStream,
+    /// How the read value becomes the field's (`.value` for a wrapper).
+    unwrap: TokenStream,
+}
 
-    let wire: Vec<(usize, &Field<'_>)> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.is_wire())
-        .collect();
-    let slots: Vec<_> = wire
-        .iter()
-        .map(|(i, _)| format_ident!("__field{}", i))
-        .collect();
-    let tags: Vec<u64> = wire.iter().map(|(_, f)| f.tag()).collect();
-    let names: Vec<&str> = wire.iter().map(|(_, f)| f.name.as_str()).collect();
-    let positions: Vec<usize> = (0..wire.len()).collect();
-    let key_index = key_index(&private, &tags, &names);
-    let mut wrappers = Vec::new();
-    let mut slot_types = Vec::new();
-    let mut read_map = Vec::new();
-    let mut read_seq = Vec::new();
-    for (i, field) in &wire {
-        let ty = field.ty;
-        slot_types.push(quote!(#ty));
-        match &field.attrs.with {
-            Some(with) => {
-                let wrapper = format_ident!("__DeserializeWith{}", i);
-                wrappers.push(quote! {
-                    struct #wrapper #impl_generics #where_clause {
-                        value: #ty,
-                        marker: #private::PhantomData<fn() -> #ident #container_ty>,
-                        lifetime: #private::PhantomData<&'de ()>,
-                    }
-                    impl #impl_generics #private::serde::Deserialize<'de> for #wrapper #visitor_ty #where_clause {
-                        fn deserialize<__D2>(__d: __D2) -> #private::Result<Self, __D2::Error>
-                        where
-                            __D2: #private::serde::Deserializer<'de>,
-                        {
-                            #private::Ok(#wrapper {
-                                value: #with::deserialize(__d)?,
-                                marker: #private::PhantomData,
-                                lifetime: #private::PhantomData,
-                            })
-                        }
-                    }
-                });
-                read_map.push(quote!(__map.next_value::<#wrapper #visitor_ty>()?.value));
-                read_seq.push(quote!(__seq.next_element::<#private::NilOr<#wrapper #visitor_ty>>()?.map(|__v| __v.0.map(|__w| __w.value))));
-            }
-            None => {
-                read_map.push(quote!(__map.next_value::<#ty>()?));
-                read_seq
-                    .push(quote!(__seq.next_element::<#private::NilOr<#ty>>()?.map(|__v| __v.0)));
-            }
-        }
+impl WireField<'_> {
+    /// An expression: the value of the map entry whose key was just read.
+    fn read_from_map(&self) -> TokenStream {
+        let (read_ty, unwrap) = (&self.read_ty, &self.unwrap);
+        quote!(__map.next_value::<#read_ty>()?#unwrap)
     }
 
-    let unknown_field = fields.iter().find(|f| f.attrs.unknown.is_some());
+    /// [`read_from_map`](Self::read_from_map) through a call shared by
+    /// every field of its type: for the general loop, off the hot path.
+    fn read_from_map_out_of_line(&self, private: &TokenStream) -> TokenStream {
+        let (read_ty, unwrap) = (&self.read_ty, &self.unwrap);
+        quote!(__map.next_value::<#private::OutOfLine<#read_ty>>()?.0 #unwrap)
+    }
+
+    /// An expression: the next array element, `None` past the end, nil
+    /// (a gap) as `Some(None)`.
+    fn read_from_seq(&self, private: &TokenStream) -> TokenStream {
+        let (read_ty, unwrap) = (&self.read_ty, &self.unwrap);
+        let unwrap = (!unwrap.is_empty()).then(|| quote!(.map(|__w| __w #unwrap)));
+        quote!(__seq.next_element::<#private::NilOr<#read_ty>>()?.map(|__v| __v.0 #unwrap))
+    }
+}
+
+/// The generated code for unknown tags: kept in the `unknown` field if
+/// the struct has one, else skipped.
+struct UnknownReads {
+    /// Declares `__unknown` (or nothing).
+    decl: TokenStream,
+    /// Handles the value of the map entry with the unknown `__key`.
+    map: TokenStream,
+    /// Handles the array element at `__position`, which no field has;
+    /// breaks out of `'__read` at the end of the array.
+    seq: TokenStream,
+    /// Runs after the map's last entry.
+    end: TokenStream,
+}
+
+fn unknown_reads(
+    cont: &Container<'_>,
+    private: &TokenStream,
+    wire: &[WireField<'_>],
+    keeps: bool,
+) -> UnknownReads {
+    if !keeps {
+        return UnknownReads {
+            decl: quote!(),
+            map: quote!({ __map.next_value::<#private::Skip>()?; }),
+            seq: quote! {
+                if __seq.next_element::<#private::Skip>()?.is_none() {
+                    break '__read;
+                }
+            },
+            end: quote!(),
+        };
+    }
     // An array-form struct writes an unknown field at its tag's position,
     // where nil is a gap. From a map it keeps only tags that cannot blow
     // up into a long run of nils, and drops nil values (after the map,
     // so that repeated tags are still found), as reading an array does.
-    let (keep_tag, drop_nil) = match cont.attrs.array {
+    let (keep_tag, end) = match cont.attrs.array {
         Some(_) => {
-            let last = tags.iter().copied().max().unwrap_or(0);
+            let last = wire.iter().map(|w| w.tag).max().unwrap_or(0);
             (
                 quote!(if __tag <= #last.saturating_add(#private::ARRAY_UNKNOWN_GAP)),
                 quote!(#private::drop_nil_unknown(&mut __unknown);),
@@ -178,43 +176,94 @@ fn fields_visitor(
         }
         None => (quote!(), quote!()),
     };
-    let (unknown_decl, unknown_map, unknown_seq, unknown_end) = if unknown_field.is_some() {
-        (
-            quote!(let mut __unknown = #private::UnknownFields::new();),
-            quote! {
-                match __key.tag() {
-                    #private::Some(__tag) #keep_tag => #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?,
-                    _ => { __map.next_value::<#private::Skip>()?; }
-                }
-            },
-            quote! {
-                match __seq.next_element::<#private::Value>()? {
-                    #private::None => break '__read,
-                    #private::Some(__value) => if !__value.is_nil() { __unknown.insert(__position, __value) },
-                }
-            },
-            drop_nil,
-        )
-    } else {
-        (
-            quote!(),
-            quote!({ __map.next_value::<#private::Skip>()?; }),
-            quote! {
-                if __seq.next_element::<#private::Skip>()?.is_none() {
-                    break '__read;
-                }
-            },
-            quote!(),
-        )
-    };
+    UnknownReads {
+        decl: quote!(let mut __unknown = #private::UnknownFields::new();),
+        map: quote! {
+            match __key.tag() {
+                #private::Some(__tag) #keep_tag => #private::insert_unknown(&mut __unknown, __tag, __map.next_value::<#private::Value>()?)?,
+                _ => { __map.next_value::<#private::Skip>()?; }
+            }
+        },
+        seq: quote! {
+            match __seq.next_element::<#private::Value>()? {
+                #private::None => break '__read,
+                #private::Some(__value) => if !__value.is_nil() { __unknown.insert(__position, __value) },
+            }
+        },
+        end,
+    }
+}
 
-    // Writers put fields in tag order. While the keys come in that order,
-    // each is one comparison and a read; a field left out (a `None`) costs
-    // one comparison. The first key out of order, unknown or repeated goes
-    // to the `match` of the general loop, with every later key.
-    let mut map_by_tag: Vec<_> = tags.iter().zip(&slots).zip(&read_map).collect();
-    map_by_tag.sort_by_key(|((tag, _), _)| **tag);
-    let read_in_order = map_by_tag.iter().map(|((tag, slot), read)| {
+/// The fields the wire carries, in tag order, each with its `with`
+/// wrapper type (pushed onto `wrappers`) if it has one.
+fn wire_fields<'a>(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    fields: &'a [Field<'a>],
+    wrappers: &mut Vec<TokenStream>,
+) -> Vec<WireField<'a>> {
+    let krate = &cont.attrs.crate_path;
+    let private = quote!(#krate::__private);
+    let ident = cont.ident;
+    let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
+    let (_, container_ty, _) = cont.generics.split_for_impl();
+    let mut wire: Vec<WireField<'a>> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_wire())
+        .map(|(i, field)| {
+            let ty = field.ty;
+            let slot = format_ident!("__field{}", i);
+            let Some(with) = &field.attrs.with else {
+                return WireField { field, slot, tag: field.tag(), read_ty: quote!(#ty), unwrap: quote!() };
+            };
+            let wrapper = format_ident!("__DeserializeWith{}", i);
+            wrappers.push(quote! {
+                struct #wrapper #impl_generics #where_clause {
+                    value: #ty,
+                    marker: #private::PhantomData<fn() -> #ident #container_ty>,
+                    lifetime: #private::PhantomData<&'de ()>,
+                }
+                impl #impl_generics #private::serde::Deserialize<'de> for #wrapper #visitor_ty #where_clause {
+                    fn deserialize<__D2>(__d: __D2) -> #private::Result<Self, __D2::Error>
+                    where
+                        __D2: #private::serde::Deserializer<'de>,
+                    {
+                        #private::Ok(#wrapper {
+                            value: #with::deserialize(__d)?,
+                            marker: #private::PhantomData,
+                            lifetime: #private::PhantomData,
+                        })
+                    }
+                }
+            });
+            WireField { field, slot, tag: field.tag(), read_ty: quote!(#wrapper #visitor_ty), unwrap: quote!(.value) }
+        })
+        .collect();
+    wire.sort_by_key(|w| w.tag);
+    wire
+}
+
+/// `visit_map`'s body.
+///
+/// Writers put fields in tag order. While the keys come in that order,
+/// each is one comparison and a read, inlined; a field left out (a `None`)
+/// costs one comparison. The first key out of order, by name, unknown or
+/// repeated goes to the `match` of the general loop, with every later key,
+/// where each field is read through `__private::OutOfLine`: one call,
+/// whose code is shared by every field of the type, so each field's read
+/// is inlined once, in the in-order path.
+fn map_body(
+    private: &TokenStream,
+    wire: &[WireField<'_>],
+    unknown: &UnknownReads,
+    build: &TokenStream,
+) -> TokenStream {
+    let tags: Vec<u64> = wire.iter().map(|w| w.tag).collect();
+    let names: Vec<&str> = wire.iter().map(|w| w.field.name.as_str()).collect();
+    let key_index = key_index(private, &tags, &names);
+    let in_order = wire.iter().map(|w| {
+        let (slot, tag, read) = (&w.slot, w.tag, w.read_from_map());
         quote! {
             if let #private::Some(#private::FieldKey::Tag(#tag)) = __next {
                 #slot = #private::Some(#read);
@@ -222,15 +271,49 @@ fn fields_visitor(
             }
         }
     });
+    let general = wire.iter().enumerate().map(|(i, w)| {
+        let (slot, tag, name) = (&w.slot, w.tag, &w.field.name);
+        let read = w.read_from_map_out_of_line(private);
+        quote! {
+            #private::Some(#i) => {
+                if #slot.is_some() {
+                    return #private::Err(#private::duplicate_field(#name, #tag));
+                }
+                #slot = #private::Some(#read);
+            }
+        }
+    });
+    let (decl, unknown_map, end) = (&unknown.decl, &unknown.map, &unknown.end);
+    quote! {
+        #decl
+        let mut __next = __map.next_key::<#private::FieldKey<'de>>()?;
+        #(#in_order)*
+        while let #private::Some(__key) = __next {
+            match #key_index {
+                #(#general)*
+                _ => #unknown_map
+            }
+            __next = __map.next_key::<#private::FieldKey<'de>>()?;
+        }
+        #end
+        #build
+    }
+}
 
-    // The array read position by position, in straight-line code: gaps
-    // (unknown or absent tags) in a loop each, fields one read each, then
-    // whatever follows the last field. The array may end anywhere.
-    let mut by_tag: Vec<_> = tags.iter().zip(&slots).zip(&read_seq).collect();
-    by_tag.sort_by_key(|((tag, _), _)| **tag);
-    let mut read_positions = Vec::new();
+/// `visit_seq`'s body: the array read position by position, in
+/// straight-line code: gaps (unknown or absent tags) in a loop each,
+/// fields one read each, then whatever follows the last field. The array
+/// may end anywhere.
+fn seq_body(
+    private: &TokenStream,
+    wire: &[WireField<'_>],
+    unknown: &UnknownReads,
+    keeps: bool,
+    build: &TokenStream,
+) -> TokenStream {
+    let unknown_seq = &unknown.seq;
     // Gaps count their position only to keep unknown fields at it.
-    let read_gap = |from: u64, to: Option<u64>| match (unknown_field.is_some(), to) {
+    let read_gap = |from: u64, to: Option<u64>| match (keeps, to) {
         (true, Some(to)) => quote! {
             __position = #from;
             while __position < #to {
@@ -248,26 +331,46 @@ fn fields_visitor(
         (false, Some(to)) => quote!(for _ in #from..#to { #unknown_seq }),
         (false, None) => quote!(loop { #unknown_seq }),
     };
+    let mut reads = Vec::new();
     // The position after the last field read; `None` past `u64::MAX`.
     let mut next = Some(0u64);
-    for ((&tag, slot), read) in by_tag {
-        if let Some(from) = next.filter(|&from| tag > from) {
-            read_positions.push(read_gap(from, Some(tag)));
+    for w in wire {
+        if let Some(from) = next.filter(|&from| w.tag > from) {
+            reads.push(read_gap(from, Some(w.tag)));
         }
-        read_positions.push(quote! {
+        let (slot, read) = (&w.slot, w.read_from_seq(private));
+        reads.push(quote! {
             match #read {
                 #private::None => break '__read,
                 #private::Some(__value) => #slot = __value,
             }
         });
-        next = tag.checked_add(1);
+        next = w.tag.checked_add(1);
     }
     if let Some(from) = next {
-        read_positions.push(read_gap(from, None));
+        reads.push(read_gap(from, None));
     }
-    let position_decl = unknown_field.map(|_| quote!(let mut __position: u64;));
+    let position_decl = keeps.then(|| quote!(let mut __position: u64;));
+    let decl = &unknown.decl;
+    quote! {
+        #decl
+        #position_decl
+        '__read: {
+            #(#reads)*
+        }
+        #build
+    }
+}
 
-    let finish = fields.iter().enumerate().map(|(i, field)| {
+/// An expression: `Ok(construct { .. })` from the slots, each absent
+/// field given its default, `None`, or a missing-field error.
+fn build(
+    cont: &Container<'_>,
+    private: &TokenStream,
+    fields: &[Field<'_>],
+    construct: &TokenStream,
+) -> TokenStream {
+    let members = fields.iter().enumerate().map(|(i, field)| {
         let member = &field.member;
         let slot = format_ident!("__field{}", i);
         // Spanned at the type, so a missing `Default` is reported there;
@@ -302,7 +405,35 @@ fn fields_visitor(
         };
         quote!(#member: #value)
     });
-    let finish: Vec<_> = finish.collect();
+    quote!(#private::Ok(#construct { #(#members),* }))
+}
+
+/// A visitor (also a `DeserializeSeed`) that reads `fields` from a map or
+/// a tag-indexed array and builds `construct { fields }`.
+fn fields_visitor(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    visitor: &syn::Ident,
+    fields: &[Field<'_>],
+    construct: TokenStream,
+    expecting: &str,
+) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let private = quote!(#krate::__private);
+    let ident = cont.ident;
+    let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
+    let (_, container_ty, _) = cont.generics.split_for_impl();
+
+    let mut wrappers = Vec::new();
+    let wire = wire_fields(cont, generics, fields, &mut wrappers);
+    let keeps_unknown = fields.iter().any(|f| f.attrs.unknown.is_some());
+    let unknown = unknown_reads(cont, &private, &wire, keeps_unknown);
+    let build = build(cont, &private, fields, &construct);
+    let map_body = map_body(&private, &wire, &unknown, &build);
+    let seq_body = seq_body(&private, &wire, &unknown, keeps_unknown, &build);
+    let slots = wire.iter().map(|w| &w.slot);
+    let slot_types = wire.iter().map(|w| w.field.ty);
+    let slot_decls = quote!(#(let mut #slots: #private::Option<#slot_types> = #private::None;)*);
 
     quote! {
         #(#wrappers)*
@@ -323,24 +454,8 @@ fn fields_visitor(
             where
                 __A: #private::serde::de::MapAccess<'de>,
             {
-                #(let mut #slots: #private::Option<#slot_types> = #private::None;)*
-                #unknown_decl
-                let mut __next = __map.next_key::<#private::FieldKey<'de>>()?;
-                #(#read_in_order)*
-                while let #private::Some(__key) = __next {
-                    match #key_index {
-                        #(#private::Some(#positions) => {
-                            if #slots.is_some() {
-                                return #private::Err(#private::duplicate_field(#names, #tags));
-                            }
-                            #slots = #private::Some(#read_map);
-                        })*
-                        _ => #unknown_map
-                    }
-                    __next = __map.next_key::<#private::FieldKey<'de>>()?;
-                }
-                #unknown_end
-                #private::Ok(#construct { #(#finish),* })
+                #slot_decls
+                #map_body
             }
 
             #[inline(always)]
@@ -348,13 +463,8 @@ fn fields_visitor(
             where
                 __A: #private::serde::de::SeqAccess<'de>,
             {
-                #(let mut #slots: #private::Option<#slot_types> = #private::None;)*
-                #unknown_decl
-                #position_decl
-                '__read: {
-                    #(#read_positions)*
-                }
-                #private::Ok(#construct { #(#finish),* })
+                #slot_decls
+                #seq_body
             }
         }
 
