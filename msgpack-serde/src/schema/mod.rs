@@ -424,18 +424,25 @@ impl Registry {
     /// let TypeDef::Struct { fields, .. } = &Node::schema().types["Node"] else { panic!("not a struct") };
     /// assert_eq!(fields[0].shape.to_string(), "[Node]");
     /// ```
+    #[inline]
     pub fn named<T: Schema + ?Sized>(&mut self) -> Shape {
-        if !self.types.contains_key(T::NAME) {
+        self.named_by(T::NAME, T::definition)
+    }
+
+    /// [`named`](Self::named) without its type parameter, so each derived
+    /// type compiles a call, not a copy of this.
+    fn named_by(&mut self, name: &str, definition: fn(&mut Registry) -> TypeDef) -> Shape {
+        if !self.types.contains_key(name) {
             // A placeholder first, so a type that contains itself stops here.
             let placeholder = TypeDef::Struct {
                 layout: Layout::Map,
                 fields: Vec::new(),
                 reserved: Vec::new(),
             };
-            self.types.insert(T::NAME.to_string(), placeholder);
-            let definition = T::definition(self);
-            self.types.insert(T::NAME.to_string(), definition);
+            self.types.insert(name.to_string(), placeholder);
+            let definition = definition(self);
+            self.types.insert(name.to_string(), definition);
         }
-        Shape::Named(T::NAME.to_string())
+        Shape::Named(name.to_string())
     }
 }
