@@ -308,19 +308,6 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for NilOr<T> {
     }
 }
 
-/// A field read out of line: the general loop of a derived `visit_map`
-/// (keys out of tag order, by name, repeated) reads through it, so the
-/// reads inlined into the in-order path are not compiled again there. One
-/// instance per field type and deserializer, shared by every struct.
-pub struct OutOfLine<T>(pub T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for OutOfLine<T> {
-    #[inline(never)]
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        T::deserialize(deserializer).map(OutOfLine)
-    }
-}
-
 /// A value read and thrown away: an unknown field, a gap. serde's
 /// `IgnoredAny`, with a `Deserialize` impl the compiler inlines.
 pub struct Skip;

@@ -206,8 +206,8 @@ fn missing_and_duplicate_fields_are_errors_naming_field_and_tag() {
     );
 }
 
-/// Keys in tag order take a fast path; any other order, unknown tags
-/// between known ones, and names read the same.
+/// Keys in tag order, any other order, unknown tags between known ones,
+/// and names read the same.
 #[test]
 fn keys_in_any_order_read_the_same() {
     let order = Order {

@@ -114,13 +114,6 @@ impl WireField<'_> {
         quote!(__map.next_value::<#read_ty>()?#unwrap)
     }
 
-    /// [`read_from_map`](Self::read_from_map) through a call shared by
-    /// every field of its type: for the general loop, off the hot path.
-    fn read_from_map_out_of_line(&self, private: &TokenStream) -> TokenStream {
-        let (read_ty, unwrap) = (&self.read_ty, &self.unwrap);
-        quote!(__map.next_value::<#private::OutOfLine<#read_ty>>()?.0 #unwrap)
-    }
-
     /// An expression: the next array element, `None` past the end, nil
     /// (a gap) as `Some(None)`.
     fn read_from_seq(&self, private: &TokenStream) -> TokenStream {
@@ -244,15 +237,15 @@ fn wire_fields<'a>(
     wire
 }
 
-/// `visit_map`'s body.
+/// `visit_map`'s body: one loop, one key read and one read of each field,
+/// chosen by a `match` on the key.
 ///
-/// Writers put fields in tag order. While the keys come in that order,
-/// each is one comparison and a read, inlined; a field left out (a `None`)
-/// costs one comparison. The first key out of order, by name, unknown or
-/// repeated goes to the `match` of the general loop, with every later key,
-/// where each field is read through `__private::OutOfLine`: one call,
-/// whose code is shared by every field of the type, so each field's read
-/// is inlined once, in the in-order path.
+/// A chain of comparisons for keys in tag order, before the loop, took
+/// fewer instructions (and mispredicted jumps, in callgrind's model of
+/// indirect branches) but compiled every field's read and a key read a
+/// second time: the users' release builds took 1.6 times as long, and
+/// decoding was no faster on the machine, where the jump table's targets
+/// are predicted (`benches/RESULTS.md`, issue 15).
 fn map_body(
     private: &TokenStream,
     wire: &[WireField<'_>],
@@ -262,18 +255,9 @@ fn map_body(
     let tags: Vec<u64> = wire.iter().map(|w| w.tag).collect();
     let names: Vec<&str> = wire.iter().map(|w| w.field.name.as_str()).collect();
     let key_index = key_index(private, &tags, &names);
-    let in_order = wire.iter().map(|w| {
-        let (slot, tag, read) = (&w.slot, w.tag, w.read_from_map());
-        quote! {
-            if let #private::Some(#private::FieldKey::Tag(#tag)) = __next {
-                #slot = #private::Some(#read);
-                __next = __map.next_key::<#private::FieldKey<'de>>()?;
-            }
-        }
-    });
-    let general = wire.iter().enumerate().map(|(i, w)| {
+    let arms = wire.iter().enumerate().map(|(i, w)| {
         let (slot, tag, name) = (&w.slot, w.tag, &w.field.name);
-        let read = w.read_from_map_out_of_line(private);
+        let read = w.read_from_map();
         quote! {
             #private::Some(#i) => {
                 if #slot.is_some() {
@@ -286,14 +270,11 @@ fn map_body(
     let (decl, unknown_map, end) = (&unknown.decl, &unknown.map, &unknown.end);
     quote! {
         #decl
-        let mut __next = __map.next_key::<#private::FieldKey<'de>>()?;
-        #(#in_order)*
-        while let #private::Some(__key) = __next {
+        while let #private::Some(__key) = __map.next_key::<#private::FieldKey<'de>>()? {
             match #key_index {
-                #(#general)*
+                #(#arms)*
                 _ => #unknown_map
             }
-            __next = __map.next_key::<#private::FieldKey<'de>>()?;
         }
         #end
         #build
