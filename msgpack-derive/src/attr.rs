@@ -12,6 +12,7 @@ use syn::{Ident, LitInt, LitStr, Token};
 
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
+use crate::symbol::*;
 
 /// The type being derived, with its attributes parsed.
 pub struct Container<'a> {
@@ -145,7 +146,7 @@ fn parse_msgpack_attrs(
 ) -> bool {
     let mut invalid = false;
     let mut seen = HashSet::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("msgpack")) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(MSGPACK)) {
         let result = attr.parse_nested_meta(|meta| {
             let name = meta
                 .path
@@ -203,12 +204,11 @@ impl ContainerAttrs {
             reserved: Vec::new(),
             crate_path: syn::parse_quote!(::msgpack_serde),
         };
-        let known = ["array", "omit_default", "rename_all", "reserved", "crate"];
-        parse_msgpack_attrs(cx, attrs, &known, |name, meta| {
+        parse_msgpack_attrs(cx, attrs, CONTAINER, |name, meta| {
             match name {
-                "array" => out.array = Some(meta.path.span()),
-                "omit_default" => out.omit_default = true,
-                "rename_all" => {
+                ARRAY => out.array = Some(meta.path.span()),
+                OMIT_DEFAULT => out.omit_default = true,
+                RENAME_ALL => {
                     let rule = parse_str(meta)?;
                     match RenameRule::from_str(&rule.value()) {
                         Some(r) => out.rename_all = Some(r),
@@ -221,12 +221,12 @@ impl ContainerAttrs {
                         }
                     }
                 }
-                "reserved" => {
+                RESERVED => {
                     let content;
                     syn::parenthesized!(content in meta.input);
                     out.reserved.extend(parse_reserved(&content)?);
                 }
-                "crate" => out.crate_path = parse_str(meta)?.parse()?,
+                CRATE => out.crate_path = parse_str(meta)?.parse()?,
                 _ => return Ok(false),
             }
             Ok(true)
@@ -322,30 +322,21 @@ impl FieldAttrs {
             with: None,
             unknown: None,
         };
-        let known = [
-            "tag",
-            "rename",
-            "default",
-            "omit_default",
-            "skip",
-            "with",
-            "unknown",
-        ];
-        out.invalid = parse_msgpack_attrs(cx, attrs, &known, |name, meta| {
+        out.invalid = parse_msgpack_attrs(cx, attrs, FIELD, |name, meta| {
             match name {
-                "tag" => out.tag = Some(parse_tag(meta)?),
-                "rename" => out.rename = Some(parse_str(meta)?.value()),
-                "omit_default" => out.omit_default = Some(meta.path.span()),
-                "default" => {
+                TAG => out.tag = Some(parse_tag(meta)?),
+                RENAME => out.rename = Some(parse_str(meta)?.value()),
+                OMIT_DEFAULT => out.omit_default = Some(meta.path.span()),
+                DEFAULT => {
                     out.default = if meta.input.peek(Token![=]) {
                         FieldDefault::Path(parse_str(meta)?.parse()?)
                     } else {
                         FieldDefault::Trait
                     }
                 }
-                "skip" => out.skip = true,
-                "with" => out.with = Some(parse_str(meta)?.parse()?),
-                "unknown" => out.unknown = Some(meta.path.span()),
+                SKIP => out.skip = true,
+                WITH => out.with = Some(parse_str(meta)?.parse()?),
+                UNKNOWN => out.unknown = Some(meta.path.span()),
                 _ => return Ok(false),
             }
             Ok(true)
@@ -362,12 +353,11 @@ impl<'a> Variant<'a> {
             rename: None,
             other: None,
         };
-        let known = ["tag", "rename", "other"];
-        attrs.invalid = parse_msgpack_attrs(cx, &variant.attrs, &known, |name, meta| {
+        attrs.invalid = parse_msgpack_attrs(cx, &variant.attrs, VARIANT, |name, meta| {
             match name {
-                "tag" => attrs.tag = Some(parse_tag(meta)?),
-                "rename" => attrs.rename = Some(parse_str(meta)?.value()),
-                "other" => attrs.other = Some(meta.path.span()),
+                TAG => attrs.tag = Some(parse_tag(meta)?),
+                RENAME => attrs.rename = Some(parse_str(meta)?.value()),
+                OTHER => attrs.other = Some(meta.path.span()),
                 _ => return Ok(false),
             }
             Ok(true)

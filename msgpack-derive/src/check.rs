@@ -162,7 +162,7 @@ fn check_no_unknown_in_variant(cx: &Ctxt, fields: &[Field<'_>]) {
 /// attribute applies to them, so one is an error rather than ignored.
 fn check_tuple_variant_fields_plain(cx: &Ctxt, variant: &Variant<'_>) {
     let attrs = variant.fields.iter().flat_map(|f| &f.original.attrs);
-    for attr in attrs.filter(|a| a.path().is_ident("msgpack")) {
+    for attr in attrs.filter(|a| a.path().is_ident(crate::symbol::MSGPACK)) {
         cx.error_spanned_by(
             attr,
             "#[msgpack(...)] does not apply to the fields of a tuple variant; use a struct variant",

@@ -14,6 +14,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod symbol;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
