@@ -65,6 +65,26 @@ fn to_writer_into_a_vec_allocates_nothing() {
     }
 }
 
+/// Extensions are written from the stack: no side buffer per `Timestamp`
+/// (of every width) or `Ext`.
+#[test]
+fn extensions_are_written_without_allocating() {
+    let values = (
+        [
+            msgpack_serde::Timestamp::new(1, 0).unwrap(),
+            msgpack_serde::Timestamp::new(1, 5).unwrap(),
+            msgpack_serde::Timestamp::new(-1, 5).unwrap(),
+        ],
+        msgpack_serde::Ext::new(7, vec![1, 2, 3]),
+    );
+    let mut out = Vec::with_capacity(1024);
+    let ((), allocations, _) = counted(|| {
+        msgpack_serde::to_writer(&mut out, &values).unwrap();
+    });
+    assert_eq!(allocations, 0);
+    assert_eq!(out, msgpack_serde::to_vec(&values).unwrap());
+}
+
 /// Heap blocks and bytes owned by an order: each non-empty string, and
 /// the line items.
 fn owned_by_order(order: &Order) -> (usize, usize) {

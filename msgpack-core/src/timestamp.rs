@@ -285,7 +285,9 @@ impl TryFrom<Timestamp> for std::time::SystemTime {
 #[cfg(feature = "serde")]
 impl serde::Serialize for Timestamp {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::serde_ext::serialize_ext(serializer, TIMESTAMP_EXT_TYPE, &self.to_ext_data())
+        // The data from the stack: a timestamp written allocates nothing.
+        let (_, data, len) = self.ext_data();
+        crate::serde_ext::serialize_ext(serializer, TIMESTAMP_EXT_TYPE, &data[..len])
     }
 }
 
