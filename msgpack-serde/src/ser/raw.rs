@@ -26,13 +26,7 @@ where
 {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Impossible<(), Error>;
-    type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
-    type SerializeMap = Impossible<(), Error>;
-    type SerializeStruct = Impossible<(), Error>;
-    type SerializeStructVariant = Impossible<(), Error>;
+    bytes_only_items!(Error::invalid_raw_value());
 
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         let mut check = Reader::new(v);
@@ -43,37 +37,11 @@ where
         Ok(())
     }
 
-    refuse! { Error::invalid_raw_value();
-        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
-        serialize_i64(i64), serialize_i128(i128), serialize_u8(u8), serialize_u16(u16),
-        serialize_u32(u32), serialize_u64(u64), serialize_u128(u128), serialize_f32(f32),
-        serialize_f64(f64), serialize_char(char), serialize_str(&str), serialize_none(),
-        serialize_unit(), serialize_unit_struct(&'static str),
-        serialize_unit_variant(&'static str, u32, &'static str),
-        serialize_seq(Option<usize>) -> Self::SerializeSeq,
-        serialize_tuple(usize) -> Self::SerializeTuple,
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct,
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant,
-        serialize_map(Option<usize>) -> Self::SerializeMap,
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct,
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant,
-    }
-
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
         Err(Error::invalid_raw_value())
     }
 
     fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<()> {
-        Err(Error::invalid_raw_value())
-    }
-
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
         Err(Error::invalid_raw_value())
     }
 
