@@ -10,6 +10,29 @@ use serde::ser::{self, Impossible, Serialize};
 use crate::raw::RAW_VALUE_NAME;
 use crate::{Config, Error, Result};
 
+/// `serialize_some` and `serialize_newtype_struct` for the serializers of
+/// an extension's parts: `Some(..)` and newtype wrappers are looked
+/// through (returning `$ok`), any other newtype struct is refused.
+macro_rules! see_through_wrappers {
+    ($ok:ty) => {
+        fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<$ok> {
+            value.serialize(self)
+        }
+
+        fn serialize_newtype_struct<T: ?Sized + Serialize>(
+            self,
+            name: &'static str,
+            value: &T,
+        ) -> Result<$ok> {
+            if is_transparent(name) {
+                value.serialize(self)
+            } else {
+                Err(Error::invalid_ext())
+            }
+        }
+    };
+}
+
 /// Serializes the payload of an [`EXT_STRUCT_NAME`] newtype struct.
 ///
 /// It takes the two-element forms a tuple `(i8, bytes)` can arrive in: a
@@ -73,21 +96,7 @@ where
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant,
     }
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if is_transparent(name) {
-            value.serialize(self)
-        } else {
-            Err(Error::invalid_ext())
-        }
-    }
+    see_through_wrappers!(());
 
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
@@ -251,21 +260,7 @@ impl ser::Serializer for ExtTypeSerializer {
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant,
     }
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<i8> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<i8> {
-        if is_transparent(name) {
-            value.serialize(self)
-        } else {
-            Err(Error::invalid_ext())
-        }
-    }
+    see_through_wrappers!(i8);
 
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
         self,
@@ -304,21 +299,7 @@ where
         Ok(())
     }
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        if is_transparent(name) {
-            value.serialize(self)
-        } else {
-            Err(Error::invalid_ext())
-        }
-    }
+    see_through_wrappers!(());
 
     fn is_human_readable(&self) -> bool {
         self.config.is_human_readable()
