@@ -243,7 +243,7 @@ fn wire_fields<'a>(
 /// A chain of comparisons for keys in tag order, before the loop, took
 /// fewer instructions (and mispredicted jumps, in callgrind's model of
 /// indirect branches) but compiled every field's read and a key read a
-/// second time: the users' release builds took 1.6 times as long, and
+/// second time: the users' release builds took 1.5 times as long, and
 /// decoding was no faster on the machine, where the jump table's targets
 /// are predicted (`benches/RESULTS.md`, issue 15).
 fn map_body(
