@@ -2,8 +2,9 @@
 """What `#[derive(MsgPack)]` costs a user's crate to compile, beside
 serde_derive and prost-derive on the same types.
 
-    python3 benches/derive_cost.py            # best of 3 release builds
+    python3 benches/derive_cost.py              # best of 3 release builds
     python3 benches/derive_cost.py --runs 1
+    python3 benches/derive_cost.py --modules 4  # the types in 4 modules
 
 Generates, under target/derive-cost/, a workspace of three crates holding
 the same 40 structs of 12 fields, their 40 enums and one struct holding a
@@ -52,9 +53,13 @@ def field_type(index, struct):
     return (f"E{struct}", f'enumeration = "E{struct}"') if rust == "ENUM" else (rust, prost)
 
 
-def types_source(kind):
-    out = []
+def types_source(kind, modules):
+    # Each struct (and its enum) in module `m{s % modules}` when there are
+    # several, as a user's crate spreads its types: rustc splits its
+    # codegen units by module.
+    parts = [[] for _ in range(modules)]
     for s in range(STRUCTS):
+        out = parts[s % modules]
         if kind == "msgpack":
             out.append("#[derive(msgpack_serde::MsgPack, Debug, PartialEq)]")
         elif kind == "serde":
@@ -83,6 +88,15 @@ def types_source(kind):
             out.append("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]")
             out.append("#[repr(i32)]")
             out.append(f"pub enum E{s} {{ A = 0, B = 1, C = 2 }}")
+    if modules == 1:
+        out = parts[0]
+    else:
+        out = []
+        for m, part in enumerate(parts):
+            out.append(f"pub mod m{m} {{")
+            out.extend(part)
+            out.append("}")
+            out.append(f"pub use m{m}::*;")
     if kind == "msgpack":
         out.append("#[derive(msgpack_serde::MsgPack, Debug, PartialEq)]")
         out.append("pub struct Batch { #[msgpack(tag = 1)] pub items: Vec<S0> }")
@@ -106,7 +120,7 @@ def types_source(kind):
     return "#![allow(missing_docs, dead_code)]\n" + "\n".join(out) + "\n"
 
 
-def write_workspace():
+def write_workspace(modules):
     os.makedirs(WORK, exist_ok=True)
     serde_path = os.path.join(ROOT, "msgpack-serde")
     members = []
@@ -122,7 +136,7 @@ def write_workspace():
         with open(os.path.join(WORK, name, "Cargo.toml"), "w") as f:
             f.write(f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n{deps}')
         with open(os.path.join(WORK, name, "src", "lib.rs"), "w") as f:
-            f.write(types_source(kind))
+            f.write(types_source(kind, modules))
     with open(os.path.join(WORK, "Cargo.toml"), "w") as f:
         f.write("[workspace]\nresolver = \"2\"\nmembers = [" + ", ".join(f'"{m}"' for m in members) + "]\n")
     lock = os.path.join(ROOT, "Cargo.lock")
@@ -151,8 +165,10 @@ def text_bytes(rlib):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--modules", type=int, default=1,
+                        help="spread the types over this many modules (default: all in the crate root)")
     args = parser.parse_args()
-    members = write_workspace()
+    members = write_workspace(args.modules)
     cargo(["build", "--release", "--quiet"])  # dependencies and a first build
     derives = STRUCTS * 2 + 1
     rows = []
@@ -169,8 +185,9 @@ def main():
         rlib = os.path.join(WORK, "target", "release", f"lib{member}.rlib")
         rows.append((member, lines, min(times), text_bytes(rlib)))
     base = {name: (lines, secs, text) for name, lines, secs, text in rows}["gen_serde"]
-    print(f"{STRUCTS} structs of {FIELDS} fields, their enums and one more struct: {derives} derives; "
-          f"release builds of the crate alone, best of {args.runs}")
+    where = "in the crate root" if args.modules == 1 else f"in {args.modules} modules"
+    print(f"{STRUCTS} structs of {FIELDS} fields, their enums and one more struct: {derives} derives, "
+          f"{where}; release builds of the crate alone, best of {args.runs}")
     print()
     print("| derive | expanded lines (per derive) | build time | .text |")
     print("|---|--:|--:|--:|")
