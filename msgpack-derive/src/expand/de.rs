@@ -137,6 +137,8 @@ struct UnknownReads {
     end: TokenStream,
 }
 
+/// The reads of tags no field has, for a struct with an `unknown` field
+/// (`keeps`) or without one.
 fn unknown_reads(
     cont: &Container<'_>,
     private: &TokenStream,
