@@ -94,6 +94,12 @@ fn key_index(private: &TokenStream, tags: &[u64], names: &[&str]) -> TokenStream
     }}
 }
 
+/// The `Option` local that holds field `index` (in declaration order)
+/// until the struct is built: the reads fill it, `build` empties it.
+fn slot(index: usize) -> syn::Ident {
+    format_ident!("__field{}", index)
+}
+
 /// One field as the wire carries it: what the map, the array and the
 /// build code each need of it.
 struct WireField<'a> {
@@ -208,7 +214,7 @@ fn wire_fields<'a>(
         .filter(|(_, f)| f.is_wire())
         .map(|(i, field)| {
             let ty = field.ty;
-            let slot = format_ident!("__field{}", i);
+            let slot = slot(i);
             let Some(with) = &field.attrs.with else {
                 return WireField { field, slot, tag: field.tag(), read_ty: quote!(#ty), unwrap: quote!() };
             };
@@ -355,7 +361,7 @@ fn build(
 ) -> TokenStream {
     let members = fields.iter().enumerate().map(|(i, field)| {
         let member = &field.member;
-        let slot = format_ident!("__field{}", i);
+        let slot = slot(i);
         // Spanned at the type, so a missing `Default` is reported there;
         // `omit_default` asks through the helper the `Serialize` impl uses,
         // so the two errors are one.
