@@ -96,10 +96,7 @@ impl Value {
     /// assert_eq!(error.to_string(), "trailing bytes after the value at offset 1");
     /// ```
     pub fn from_slice(bytes: &[u8]) -> Result<Value, Error> {
-        let mut reader = Reader::new(bytes);
-        let value = Value::decode(&mut reader)?;
-        reader.finish()?;
-        Ok(value)
+        tree::from_slice(bytes)
     }
 
     /// Writes this value, each part in its smallest form.
@@ -425,58 +422,4 @@ impl Value {
     }
 }
 
-impl Drop for Value {
-    fn drop(&mut self) {
-        tree::drop_iteratively(self);
-    }
-}
-
-impl Node for Value {
-    fn view(&self) -> View<'_, Self> {
-        match self {
-            Value::Nil => View::Scalar(Token::Nil),
-            Value::Bool(b) => View::Scalar(Token::Bool(*b)),
-            Value::Int(n) => View::Scalar(Token::Int(*n)),
-            Value::F32(x) => View::Scalar(Token::F32(*x)),
-            Value::F64(x) => View::Scalar(Token::F64(*x)),
-            Value::Str(s) => View::Scalar(Token::Str(s)),
-            Value::Bin(b) => View::Scalar(Token::Bin(b)),
-            Value::Ext(ty, data) => View::Scalar(Token::Ext(*ty, data)),
-            Value::Array(items) => View::Array(items),
-            Value::Map(pairs) => View::Map(pairs),
-        }
-    }
-
-    fn take_children(&mut self, into: &mut Vec<Self>) {
-        match self {
-            Value::Array(items) => into.append(items),
-            Value::Map(pairs) => pairs.drain(..).for_each(|(k, v)| into.extend([k, v])),
-            _ => {}
-        }
-    }
-}
-
-impl<'a> Build<'a> for Value {
-    fn from_scalar(token: Token<'a>) -> Self {
-        match token {
-            Token::Nil => Value::Nil,
-            Token::Bool(b) => Value::Bool(b),
-            Token::Int(n) => Value::Int(n),
-            Token::F32(x) => Value::F32(x),
-            Token::F64(x) => Value::F64(x),
-            Token::Str(s) => Value::Str(s.into()),
-            Token::Bin(b) => Value::Bin(b.into()),
-            Token::Ext(ty, data) => Value::Ext(ty, data.into()),
-            // decode() builds containers itself and never passes them here.
-            Token::Array(_) | Token::Map(_) => Value::Nil,
-        }
-    }
-
-    fn array(items: Vec<Self>) -> Self {
-        Value::Array(items)
-    }
-
-    fn map(pairs: Vec<(Self, Self)>) -> Self {
-        Value::Map(pairs)
-    }
-}
+tree::value_tree!(Value);

@@ -39,6 +39,73 @@ pub(crate) trait Build<'a>: Sized {
     fn map(pairs: Vec<(Self, Self)>) -> Self;
 }
 
+/// `Node`, `Build` and an iterative `Drop` for a value enum with the
+/// variants of `Value` and `ValueRef`: `value_tree!(Value)`, or
+/// `value_tree!(ValueRef<'a>)` for one that borrows for `'a`. The two
+/// differ only in what a scalar's string, bytes and extension data are:
+/// `.into()` copies a token's borrowed ones into `Value`'s owned ones, and
+/// hands them on as they are to `ValueRef`.
+macro_rules! value_tree {
+    ($value:ident $(<$a:lifetime>)?) => {
+        impl$(<$a>)? Drop for $value$(<$a>)? {
+            fn drop(&mut self) {
+                tree::drop_iteratively(self);
+            }
+        }
+
+        impl$(<$a>)? Node for $value$(<$a>)? {
+            fn view(&self) -> View<'_, Self> {
+                match self {
+                    $value::Nil => View::Scalar(Token::Nil),
+                    $value::Bool(b) => View::Scalar(Token::Bool(*b)),
+                    $value::Int(n) => View::Scalar(Token::Int(*n)),
+                    $value::F32(x) => View::Scalar(Token::F32(*x)),
+                    $value::F64(x) => View::Scalar(Token::F64(*x)),
+                    $value::Str(s) => View::Scalar(Token::Str(s)),
+                    $value::Bin(b) => View::Scalar(Token::Bin(b)),
+                    $value::Ext(ty, data) => View::Scalar(Token::Ext(*ty, data)),
+                    $value::Array(items) => View::Array(items),
+                    $value::Map(pairs) => View::Map(pairs),
+                }
+            }
+
+            fn take_children(&mut self, into: &mut Vec<Self>) {
+                match self {
+                    $value::Array(items) => into.append(items),
+                    $value::Map(pairs) => pairs.drain(..).for_each(|(k, v)| into.extend([k, v])),
+                    _ => {}
+                }
+            }
+        }
+
+        impl<'a> Build<'a> for $value$(<$a>)? {
+            fn from_scalar(token: Token<'a>) -> Self {
+                match token {
+                    Token::Nil => $value::Nil,
+                    Token::Bool(b) => $value::Bool(b),
+                    Token::Int(n) => $value::Int(n),
+                    Token::F32(x) => $value::F32(x),
+                    Token::F64(x) => $value::F64(x),
+                    Token::Str(s) => $value::Str(s.into()),
+                    Token::Bin(b) => $value::Bin(b.into()),
+                    Token::Ext(ty, data) => $value::Ext(ty, data.into()),
+                    // decode() builds containers itself and never passes them here.
+                    Token::Array(_) | Token::Map(_) => $value::Nil,
+                }
+            }
+
+            fn array(items: Vec<Self>) -> Self {
+                $value::Array(items)
+            }
+
+            fn map(pairs: Vec<(Self, Self)>) -> Self {
+                $value::Map(pairs)
+            }
+        }
+    };
+}
+pub(super) use value_tree;
+
 /// A container being filled.
 enum Open<T> {
     Array {
@@ -122,6 +189,15 @@ impl<'a, T: Build<'a>> Builder<T> {
             self.open.pop();
         }
     }
+}
+
+/// Decodes one value that must fill `bytes` exactly, under the default
+/// limits.
+pub(crate) fn from_slice<'a, T: Build<'a>>(bytes: &'a [u8]) -> Result<T, Error> {
+    let mut reader = Reader::new(bytes);
+    let value = decode(&mut reader)?;
+    reader.finish()?;
+    Ok(value)
 }
 
 /// Decodes one value under the reader's limits.

@@ -70,10 +70,7 @@ impl<'a> ValueRef<'a> {
     /// assert_eq!(s.as_ptr(), input[1..].as_ptr()); // borrowed, not copied
     /// ```
     pub fn from_slice(bytes: &'a [u8]) -> Result<ValueRef<'a>, Error> {
-        let mut reader = Reader::new(bytes);
-        let value = ValueRef::decode(&mut reader)?;
-        reader.finish()?;
-        Ok(value)
+        tree::from_slice(bytes)
     }
 
     /// Writes this value, each part in its smallest form.
@@ -121,58 +118,4 @@ impl From<ValueRef<'_>> for Value {
     }
 }
 
-impl Drop for ValueRef<'_> {
-    fn drop(&mut self) {
-        tree::drop_iteratively(self);
-    }
-}
-
-impl Node for ValueRef<'_> {
-    fn view(&self) -> View<'_, Self> {
-        match self {
-            ValueRef::Nil => View::Scalar(Token::Nil),
-            ValueRef::Bool(b) => View::Scalar(Token::Bool(*b)),
-            ValueRef::Int(n) => View::Scalar(Token::Int(*n)),
-            ValueRef::F32(x) => View::Scalar(Token::F32(*x)),
-            ValueRef::F64(x) => View::Scalar(Token::F64(*x)),
-            ValueRef::Str(s) => View::Scalar(Token::Str(s)),
-            ValueRef::Bin(b) => View::Scalar(Token::Bin(b)),
-            ValueRef::Ext(ty, data) => View::Scalar(Token::Ext(*ty, data)),
-            ValueRef::Array(items) => View::Array(items),
-            ValueRef::Map(pairs) => View::Map(pairs),
-        }
-    }
-
-    fn take_children(&mut self, into: &mut Vec<Self>) {
-        match self {
-            ValueRef::Array(items) => into.append(items),
-            ValueRef::Map(pairs) => pairs.drain(..).for_each(|(k, v)| into.extend([k, v])),
-            _ => {}
-        }
-    }
-}
-
-impl<'a> Build<'a> for ValueRef<'a> {
-    fn from_scalar(token: Token<'a>) -> Self {
-        match token {
-            Token::Nil => ValueRef::Nil,
-            Token::Bool(b) => ValueRef::Bool(b),
-            Token::Int(n) => ValueRef::Int(n),
-            Token::F32(x) => ValueRef::F32(x),
-            Token::F64(x) => ValueRef::F64(x),
-            Token::Str(s) => ValueRef::Str(s),
-            Token::Bin(b) => ValueRef::Bin(b),
-            Token::Ext(ty, data) => ValueRef::Ext(ty, data),
-            // decode() builds containers itself and never passes them here.
-            Token::Array(_) | Token::Map(_) => ValueRef::Nil,
-        }
-    }
-
-    fn array(items: Vec<Self>) -> Self {
-        ValueRef::Array(items)
-    }
-
-    fn map(pairs: Vec<(Self, Self)>) -> Self {
-        ValueRef::Map(pairs)
-    }
-}
+tree::value_tree!(ValueRef<'a>);
