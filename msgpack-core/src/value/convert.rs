@@ -19,85 +19,35 @@ macro_rules! from_integer {
 
 from_integer!(u8 u16 u32 u64 usize i8 i16 i32 i64 isize);
 
-impl From<Integer> for Value {
-    fn from(n: Integer) -> Value {
-        Value::Int(n)
-    }
+/// `From` impls that are one expression each: `Type => |value| expression`.
+macro_rules! from_one_expr {
+    ($($(#[$doc:meta])* $ty:ty => |$value:pat_param| $into:expr;)*) => {$(
+        $(#[$doc])*
+        impl From<$ty> for Value {
+            fn from($value: $ty) -> Value {
+                $into
+            }
+        }
+    )*};
 }
 
-impl From<bool> for Value {
-    fn from(b: bool) -> Value {
-        Value::Bool(b)
-    }
-}
-
-impl From<f32> for Value {
-    fn from(x: f32) -> Value {
-        Value::F32(x)
-    }
-}
-
-impl From<f64> for Value {
-    fn from(x: f64) -> Value {
-        Value::F64(x)
-    }
-}
-
-impl From<String> for Value {
-    fn from(s: String) -> Value {
-        Value::Str(s)
-    }
-}
-
-impl From<&str> for Value {
-    fn from(s: &str) -> Value {
-        Value::Str(s.into())
-    }
-}
-
-impl From<Cow<'_, str>> for Value {
-    fn from(s: Cow<'_, str>) -> Value {
-        Value::Str(s.into_owned())
-    }
-}
-
-/// Bytes become bin. A `Vec<u8>` is bin too: build an array of integers
-/// with `Value::Array`.
-impl From<&[u8]> for Value {
-    fn from(bytes: &[u8]) -> Value {
-        Value::Bin(bytes.into())
-    }
-}
-
-impl From<Vec<u8>> for Value {
-    fn from(bytes: Vec<u8>) -> Value {
-        Value::Bin(bytes)
-    }
-}
-
-impl From<Vec<Value>> for Value {
-    fn from(items: Vec<Value>) -> Value {
-        Value::Array(items)
-    }
-}
-
-impl From<Vec<(Value, Value)>> for Value {
-    fn from(pairs: Vec<(Value, Value)>) -> Value {
-        Value::Map(pairs)
-    }
-}
-
-/// A timestamp becomes the extension of type -1 in its smallest form.
-impl From<Timestamp> for Value {
-    fn from(t: Timestamp) -> Value {
-        Value::Ext(TIMESTAMP_EXT_TYPE, t.to_ext_data())
-    }
-}
-
-impl From<()> for Value {
-    fn from((): ()) -> Value {
-        Value::Nil
-    }
+from_one_expr! {
+    Integer => |n| Value::Int(n);
+    bool => |b| Value::Bool(b);
+    f32 => |x| Value::F32(x);
+    f64 => |x| Value::F64(x);
+    String => |s| Value::Str(s);
+    &str => |s| Value::Str(s.into());
+    Cow<'_, str> => |s| Value::Str(s.into_owned());
+    /// Bytes become bin. A `Vec<u8>` is bin too: build an array of integers
+    /// with `Value::Array`.
+    &[u8] => |bytes| Value::Bin(bytes.into());
+    Vec<u8> => |bytes| Value::Bin(bytes);
+    Vec<Value> => |items| Value::Array(items);
+    Vec<(Value, Value)> => |pairs| Value::Map(pairs);
+    /// A timestamp becomes the extension of type -1 in its smallest form.
+    Timestamp => |t| Value::Ext(TIMESTAMP_EXT_TYPE, t.to_ext_data());
+    () => |()| Value::Nil;
 }
 
 impl<T: Into<Value>> From<Option<T>> for Value {
