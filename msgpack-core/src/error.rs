@@ -4,6 +4,22 @@ use core::fmt;
 
 use crate::Marker;
 
+/// `Display` as `$message` and `core::error::Error` for a unit struct that
+/// is an error with nothing more to say, as [`BufferFull`](crate::BufferFull)
+/// and [`OutOfRange`](crate::OutOfRange) are.
+macro_rules! unit_error {
+    ($ty:ident, $message:literal) => {
+        impl core::fmt::Display for $ty {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str($message)
+            }
+        }
+
+        impl core::error::Error for $ty {}
+    };
+}
+pub(crate) use unit_error;
+
 /// A decoding error: what went wrong, and the byte offset where it did.
 ///
 /// ```

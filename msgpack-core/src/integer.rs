@@ -264,13 +264,7 @@ impl TryFrom<i128> for Integer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfRange;
 
-impl fmt::Display for OutOfRange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("integer out of range")
-    }
-}
-
-impl core::error::Error for OutOfRange {}
+crate::error::unit_error!(OutOfRange, "integer out of range");
 
 #[cfg(feature = "serde")]
 impl serde::Serialize for Integer {

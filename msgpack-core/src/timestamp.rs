@@ -1,7 +1,5 @@
 //! The timestamp extension (type -1).
 
-use core::fmt;
-
 use crate::Marker;
 
 /// A point in time: signed seconds since the Unix epoch plus nanoseconds,
@@ -214,13 +212,7 @@ impl TryFrom<(i64, u32)> for Timestamp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimestampRangeError;
 
-impl fmt::Display for TimestampRangeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("timestamp out of range")
-    }
-}
-
-impl core::error::Error for TimestampRangeError {}
+crate::error::unit_error!(TimestampRangeError, "timestamp out of range");
 
 #[cfg(feature = "std")]
 impl TryFrom<std::time::SystemTime> for Timestamp {

@@ -1,7 +1,5 @@
 //! Where encoded bytes go.
 
-use core::fmt;
-
 /// A byte sink for the [`encode`](crate::encode) functions.
 ///
 /// Implemented for `Vec<u8>` (never fails), [`SliceWriter`] (a fixed buffer
@@ -266,13 +264,7 @@ impl Write for SliceWriter<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferFull;
 
-impl fmt::Display for BufferFull {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("output buffer is full")
-    }
-}
-
-impl core::error::Error for BufferFull {}
+crate::error::unit_error!(BufferFull, "output buffer is full");
 
 /// Adapts any [`std::io::Write`] to [`Write`].
 ///
