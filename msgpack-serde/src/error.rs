@@ -235,6 +235,15 @@ impl Error {
     pub(crate) fn io(error: io::Error) -> Error {
         Error::new(ErrorCode::Io(error), None)
     }
+
+    /// serde's `custom` error, for serializing and deserializing alike.
+    #[cold]
+    fn message<T: Display>(message: T) -> Error {
+        Error::new(
+            ErrorCode::Message(message.to_string().into_boxed_str()),
+            None,
+        )
+    }
 }
 
 impl From<msgpack_core::Error> for Error {
@@ -334,20 +343,14 @@ impl std::error::Error for Error {
 impl serde::ser::Error for Error {
     #[cold]
     fn custom<T: Display>(message: T) -> Error {
-        Error::new(
-            ErrorCode::Message(message.to_string().into_boxed_str()),
-            None,
-        )
+        Error::message(message)
     }
 }
 
 impl serde::de::Error for Error {
     #[cold]
     fn custom<T: Display>(message: T) -> Error {
-        Error::new(
-            ErrorCode::Message(message.to_string().into_boxed_str()),
-            None,
-        )
+        Error::message(message)
     }
 }
 
