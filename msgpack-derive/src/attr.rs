@@ -59,6 +59,8 @@ pub struct Field<'a> {
     pub name: String,
 }
 
+/// The default is a field with no attributes.
+#[derive(Default)]
 pub struct FieldAttrs {
     /// The field number, and the attribute that gave it (for spans).
     pub tag: Option<(u64, Span)>,
@@ -74,8 +76,10 @@ pub struct FieldAttrs {
     pub unknown: Option<Span>,
 }
 
+#[derive(Default)]
 pub enum FieldDefault {
     /// Absent is an error (unless the field is an `Option`).
+    #[default]
     None,
     /// `#[msgpack(default)]`: `Default::default()`.
     Trait,
@@ -92,6 +96,8 @@ pub struct Variant<'a> {
     pub original: &'a syn::Variant,
 }
 
+/// The default is a variant with no attributes.
+#[derive(Default)]
 pub struct VariantAttrs {
     pub tag: Option<(u64, Span)>,
     /// As [`FieldAttrs::invalid`].
@@ -312,16 +318,7 @@ fn fields_from_ast<'a>(
 
 impl FieldAttrs {
     fn from_ast(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
-        let mut out = FieldAttrs {
-            tag: None,
-            invalid: false,
-            rename: None,
-            omit_default: None,
-            default: FieldDefault::None,
-            skip: false,
-            with: None,
-            unknown: None,
-        };
+        let mut out = FieldAttrs::default();
         out.invalid = parse_msgpack_attrs(cx, attrs, FIELD, |name, meta| {
             match name {
                 TAG => out.tag = Some(parse_tag(meta)?),
@@ -347,12 +344,7 @@ impl FieldAttrs {
 
 impl<'a> Variant<'a> {
     fn from_ast(cx: &Ctxt, variant: &'a syn::Variant, rename_all: Option<RenameRule>) -> Self {
-        let mut attrs = VariantAttrs {
-            tag: None,
-            invalid: false,
-            rename: None,
-            other: None,
-        };
+        let mut attrs = VariantAttrs::default();
         attrs.invalid = parse_msgpack_attrs(cx, &variant.attrs, VARIANT, |name, meta| {
             match name {
                 TAG => attrs.tag = Some(parse_tag(meta)?),
