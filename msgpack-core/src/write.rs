@@ -80,24 +80,33 @@ pub trait Write {
     }
 }
 
-impl<W: Write + ?Sized> Write for &mut W {
-    type Error = W::Error;
+/// A writer behind `&mut` or `Box` is a [`Write`]: each method forwards,
+/// `write_prefix` included, so the one behind keeps its fixed-size copy.
+macro_rules! forward_write {
+    ($($(#[$cfg:meta])* $ty:ty),*) => {$(
+        $(#[$cfg])*
+        impl<W: Write + ?Sized> Write for $ty {
+            type Error = W::Error;
 
-    #[inline]
-    fn write_u8(&mut self, byte: u8) -> Result<(), Self::Error> {
-        (**self).write_u8(byte)
-    }
+            #[inline]
+            fn write_u8(&mut self, byte: u8) -> Result<(), Self::Error> {
+                (**self).write_u8(byte)
+            }
 
-    #[inline]
-    fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
-        (**self).write_all(bytes)
-    }
+            #[inline]
+            fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
+                (**self).write_all(bytes)
+            }
 
-    #[inline]
-    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
-        (**self).write_prefix(bytes, len)
-    }
+            #[inline]
+            fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
+                (**self).write_prefix(bytes, len)
+            }
+        }
+    )*};
 }
+
+forward_write!(&mut W, #[cfg(feature = "alloc")] alloc::boxed::Box<W>);
 
 #[cfg(feature = "alloc")]
 impl Write for alloc::vec::Vec<u8> {
@@ -395,26 +404,6 @@ impl<W: std::io::Write> Write for IoWriter<W> {
             },
             None => self.0.write_all(&bytes[..len.min(9)]),
         }
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<W: Write + ?Sized> Write for alloc::boxed::Box<W> {
-    type Error = W::Error;
-
-    #[inline]
-    fn write_u8(&mut self, byte: u8) -> Result<(), Self::Error> {
-        (**self).write_u8(byte)
-    }
-
-    #[inline]
-    fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
-        (**self).write_all(bytes)
-    }
-
-    #[inline]
-    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
-        (**self).write_prefix(bytes, len)
     }
 }
 
