@@ -10,38 +10,34 @@ use crate::raw::RAW_VALUE_NAME;
 use crate::{Config, Error, Result};
 
 /// `serde::Serializer` methods that refuse their value with `$error`:
-/// `name(argument types)`, returning `Self::Ok` or the type after `->`.
+/// `name(argument types)`, or `name<T>(..)` for one generic over the
+/// value's type, returning `Self::Ok` or the type after `->`.
 macro_rules! refuse {
     (@ok) => { Self::Ok };
     (@ok $ret:ty) => { $ret };
-    ($error:expr; $($method:ident($($ty:ty),*) $(-> $ret:ty)?),* $(,)?) => {$(
-        fn $method(self, $(_: $ty),*) -> Result<refuse!(@ok $($ret)?)> {
+    ($error:expr; $($method:ident $(<$t:ident>)? ($($ty:ty),*) $(-> $ret:ty)?),* $(,)?) => {$(
+        fn $method$(<$t: ?Sized + Serialize>)?(self, $(_: $ty),*) -> Result<refuse!(@ok $($ret)?)> {
             Err($error)
         }
     )*};
 }
 
-/// The `serde::Serializer` items of a serializer that takes bytes alone
-/// (an extension's data, a raw value): no compound types, and every method
-/// but `serialize_bytes`, `serialize_some` and `serialize_newtype_struct`
-/// refusing its value with `$error`.
-macro_rules! bytes_only_items {
-    ($error:expr) => {
-        type SerializeSeq = Impossible<(), Error>;
-        type SerializeTuple = Impossible<(), Error>;
-        type SerializeTupleStruct = Impossible<(), Error>;
-        type SerializeTupleVariant = Impossible<(), Error>;
-        type SerializeMap = Impossible<(), Error>;
-        type SerializeStruct = Impossible<(), Error>;
-        type SerializeStructVariant = Impossible<(), Error>;
+/// The `serde::Serializer` items of a serializer that takes no compound
+/// value (no sequence, tuple, map or struct, no variant with data): the
+/// compound types are `Impossible`, ending in `$ok`, and their methods
+/// refuse the value with `$error`.
+macro_rules! no_compounds {
+    ($ok:ty, $error:expr) => {
+        type SerializeSeq = Impossible<$ok, Error>;
+        type SerializeTuple = Impossible<$ok, Error>;
+        type SerializeTupleStruct = Impossible<$ok, Error>;
+        type SerializeTupleVariant = Impossible<$ok, Error>;
+        type SerializeMap = Impossible<$ok, Error>;
+        type SerializeStruct = Impossible<$ok, Error>;
+        type SerializeStructVariant = Impossible<$ok, Error>;
 
         refuse! { $error;
-            serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
-            serialize_i64(i64), serialize_i128(i128), serialize_u8(u8), serialize_u16(u16),
-            serialize_u32(u32), serialize_u64(u64), serialize_u128(u128), serialize_f32(f32),
-            serialize_f64(f64), serialize_char(char), serialize_str(&str), serialize_none(),
-            serialize_unit(), serialize_unit_struct(&'static str),
-            serialize_unit_variant(&'static str, u32, &'static str),
+            serialize_newtype_variant<T>(&'static str, u32, &'static str, &T),
             serialize_seq(Option<usize>) -> Self::SerializeSeq,
             serialize_tuple(usize) -> Self::SerializeTuple,
             serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct,
@@ -50,15 +46,27 @@ macro_rules! bytes_only_items {
             serialize_struct(&'static str, usize) -> Self::SerializeStruct,
             serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant,
         }
+    };
+}
 
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: &T,
-        ) -> Result<()> {
-            Err($error)
+/// The `serde::Serializer` items of a serializer that takes bytes alone
+/// (an extension's data, a raw value) and writes them in place: `Ok` is
+/// `()`, and every method but `serialize_bytes`, `serialize_some` and
+/// `serialize_newtype_struct` refuses its value with `$error`.
+macro_rules! bytes_only_items {
+    ($error:expr) => {
+        type Ok = ();
+        type Error = Error;
+
+        no_compounds!((), $error);
+
+        refuse! { $error;
+            serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
+            serialize_i64(i64), serialize_i128(i128), serialize_u8(u8), serialize_u16(u16),
+            serialize_u32(u32), serialize_u64(u64), serialize_u128(u128), serialize_f32(f32),
+            serialize_f64(f64), serialize_char(char), serialize_str(&str), serialize_none(),
+            serialize_unit(), serialize_unit_struct(&'static str),
+            serialize_unit_variant(&'static str, u32, &'static str),
         }
     };
 }

@@ -91,22 +91,13 @@ where
         serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
         serialize_unit_struct(&'static str),
         serialize_unit_variant(&'static str, u32, &'static str),
+        serialize_newtype_variant<T>(&'static str, u32, &'static str, &T),
         serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant,
         serialize_map(Option<usize>) -> Self::SerializeMap,
         serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant,
     }
 
     see_through_wrappers!(());
-
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(Error::invalid_ext())
-    }
 
     fn serialize_seq(self, len: Option<usize>) -> Result<ExtParts<'a, W>> {
         self.parts(len)
@@ -222,13 +213,7 @@ macro_rules! ext_types {
 impl ser::Serializer for ExtTypeSerializer {
     type Ok = i8;
     type Error = Error;
-    type SerializeSeq = Impossible<i8, Error>;
-    type SerializeTuple = Impossible<i8, Error>;
-    type SerializeTupleStruct = Impossible<i8, Error>;
-    type SerializeTupleVariant = Impossible<i8, Error>;
-    type SerializeMap = Impossible<i8, Error>;
-    type SerializeStruct = Impossible<i8, Error>;
-    type SerializeStructVariant = Impossible<i8, Error>;
+    no_compounds!(i8, Error::invalid_ext());
 
     fn serialize_i8(self, v: i8) -> Result<i8> {
         Ok(v)
@@ -251,26 +236,9 @@ impl ser::Serializer for ExtTypeSerializer {
         serialize_str(&str), serialize_bytes(&[u8]), serialize_none(), serialize_unit(),
         serialize_unit_struct(&'static str),
         serialize_unit_variant(&'static str, u32, &'static str),
-        serialize_seq(Option<usize>) -> Self::SerializeSeq,
-        serialize_tuple(usize) -> Self::SerializeTuple,
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct,
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant,
-        serialize_map(Option<usize>) -> Self::SerializeMap,
-        serialize_struct(&'static str, usize) -> Self::SerializeStruct,
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant,
     }
 
     see_through_wrappers!(i8);
-
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<i8> {
-        Err(Error::invalid_ext())
-    }
 
     fn is_human_readable(&self) -> bool {
         self.config.is_human_readable()
@@ -290,8 +258,6 @@ impl<W: Write> ser::Serializer for ExtDataSerializer<'_, W>
 where
     Error: From<W::Error>,
 {
-    type Ok = ();
-    type Error = Error;
     bytes_only_items!(Error::invalid_ext());
 
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {

@@ -24,8 +24,6 @@ impl<W: Write> ser::Serializer for RawSerializer<'_, W>
 where
     Error: From<W::Error>,
 {
-    type Ok = ();
-    type Error = Error;
     bytes_only_items!(Error::invalid_raw_value());
 
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
@@ -37,12 +35,8 @@ where
         Ok(())
     }
 
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
-        Err(Error::invalid_raw_value())
-    }
-
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<()> {
-        Err(Error::invalid_raw_value())
+    refuse! { Error::invalid_raw_value();
+        serialize_some<T>(&T), serialize_newtype_struct<T>(&'static str, &T),
     }
 
     /// A `RawValue` reaches this serializer only from a binary one: a
