@@ -426,3 +426,30 @@ impl<T: ?Sized> ViaTypeName for Probe<T> {
         Shape::Other(type_name::<T>().to_string())
     }
 }
+
+/// `deserializer.deserialize_any(visitor)` for a derived struct, in one
+/// of four modules of msgpack-serde's, which the derive picks by the
+/// type's name: rustc gives each module's instances a codegen unit of
+/// their own, so the structs' decoding (the decoder with each visitor
+/// inlined, the bulk of a derive's code) is compiled in four units beside
+/// the user's module, in parallel, not all in that module's one unit.
+macro_rules! decoding_units {
+    ($($unit:ident)*) => {$(
+        #[doc(hidden)]
+        pub mod $unit {
+            use serde::de::{Deserializer, Visitor};
+
+            /// Never inlined: inlined, it would be compiled in the
+            /// caller's unit.
+            #[inline(never)]
+            pub fn deserialize_struct<'de, D: Deserializer<'de>, V: Visitor<'de>>(
+                deserializer: D,
+                visitor: V,
+            ) -> Result<V::Value, D::Error> {
+                deserializer.deserialize_any(visitor)
+            }
+        }
+    )*};
+}
+
+decoding_units!(unit0 unit1 unit2 unit3);

@@ -42,6 +42,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         }
         Data::Struct(_, fields) => {
             let expecting = format!("struct {ident}");
+            let unit = decoding_unit(ident);
             let visitor = fields_visitor(
                 cont,
                 &generics,
@@ -52,7 +53,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             );
             quote! {
                 #visitor
-                __deserializer.deserialize_any(__Visitor { marker: #krate::__private::PhantomData, lifetime: #krate::__private::PhantomData })
+                #krate::__private::#unit::deserialize_struct(__deserializer, __Visitor { marker: #krate::__private::PhantomData, lifetime: #krate::__private::PhantomData })
             }
         }
         Data::Enum(variants) => read_enum(cont, &generics, variants),
@@ -68,6 +69,20 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             }
         }
     }
+}
+
+/// Which of msgpack-serde's four `__private::unit*` modules decodes the
+/// struct `ident` (see there): one picked by a hash of its name, so that a
+/// crate's structs spread over the four and each struct stays in its own.
+fn decoding_unit(ident: &syn::Ident) -> syn::Ident {
+    // FNV-1a: stable across builds and compilers, unlike std's hasher.
+    let hash = ident
+        .to_string()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+    format_ident!("unit{}", hash % 4)
 }
 
 /// An expression: the position (`Option<usize>`) in `tags` / `names` of
