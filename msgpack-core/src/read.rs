@@ -27,6 +27,8 @@ use crate::{Error, ErrorKind, Limits};
 #[derive(Clone, Debug)]
 pub struct Reader<'a> {
     input: &'a [u8],
+    /// Never past the end: `pos <= input.len()`, which every method that
+    /// moves it keeps (see [`remaining`](Self::remaining)).
     pos: usize,
     limits: Limits,
 }
@@ -129,7 +131,14 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline]
     pub fn remaining(&self) -> &'a [u8] {
-        &self.input[self.pos..]
+        debug_assert!(self.pos <= self.input.len());
+        // SAFETY: `pos <= input.len()`: it starts at 0, and each method
+        // that moves it forward moves it past bytes it has just found in
+        // the input (`take_byte`, `take`, `take_array`) or to at most the
+        // end (`consume`); `rewind` only moves it back. Unchecked, the reads of
+        // a derived struct's fields lose a bounds check each, as the
+        // compiler cannot see this invariant.
+        unsafe { self.input.get_unchecked(self.pos..) }
     }
 
     /// How many bytes are left to read.
@@ -273,8 +282,7 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline(always)]
     pub fn take(&mut self, len: usize) -> Result<&'a [u8], Error> {
-        let input = self.input;
-        match input.get(self.pos..).and_then(|rest| rest.get(..len)) {
+        match self.remaining().get(..len) {
             Some(bytes) => {
                 self.pos += len;
                 Ok(bytes)
@@ -295,11 +303,7 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline(always)]
     pub fn take_array<const N: usize>(&mut self) -> Result<[u8; N], Error> {
-        match self
-            .input
-            .get(self.pos..)
-            .and_then(<[u8]>::first_chunk::<N>)
-        {
+        match self.remaining().first_chunk::<N>() {
             Some(&array) => {
                 self.pos += N;
                 Ok(array)
@@ -313,6 +317,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(crate) fn rewind(&mut self, pos: usize) {
         debug_assert!(pos <= self.pos);
-        self.pos = pos;
+        // Never forward, so never past the end (see `remaining`).
+        self.pos = pos.min(self.pos);
     }
 }
