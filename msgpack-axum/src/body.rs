@@ -2,19 +2,16 @@
 //! depth and value limits.
 
 use axum::extract::Request;
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use http::header::CONTENT_LENGTH;
 use http::request::Parts;
 use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
 
+use crate::frames::Frames;
 use crate::json_limits;
 use crate::limits::RequestLimits;
 use crate::rejection::MsgPackRejection;
-
-/// The most a declared `Content-Length` reserves up front; a longer body
-/// grows as its bytes arrive.
-const PREALLOCATE_MAX: usize = 1 << 20;
 
 /// A request's head and its whole body, read under the size limit in force.
 pub(crate) struct Received {
@@ -41,35 +38,24 @@ pub(crate) async fn receive(request: Request) -> Result<Received, MsgPackRejecti
         return Err(MsgPackRejection::too_large(&parts.headers, limit));
     }
 
-    let mut first = Bytes::new();
-    let mut joined: Option<BytesMut> = None;
-    let mut total = 0usize;
+    // A declared length is a hint, never trusted past the limit: with no
+    // limit it could be a terabyte, and nothing is reserved before the
+    // bytes arrive.
+    let most = declared.map_or(limit, |length| {
+        usize::try_from(length).unwrap_or(limit).min(limit)
+    });
+    let mut frames = Frames::at_most(most);
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|error| MsgPackRejection::read_failed(&parts.headers, &error))?;
         let Ok(data) = frame.into_data() else {
             continue; // trailers
         };
-        total = total.saturating_add(data.len());
-        if total > limit {
+        if frames.len().saturating_add(data.len()) > limit {
             return Err(MsgPackRejection::too_large(&parts.headers, limit));
         }
-        if first.is_empty() {
-            first = data;
-        } else {
-            let buffer = joined.get_or_insert_with(|| {
-                // A declared length is a hint, never trusted past what a
-                // small body needs: with no limit it could be a terabyte.
-                let hint =
-                    declared.map_or(0, |length| usize::try_from(length).unwrap_or(usize::MAX));
-                let capacity = hint.min(PREALLOCATE_MAX).max(first.len() + data.len());
-                let mut buffer = BytesMut::with_capacity(capacity);
-                buffer.extend_from_slice(&first);
-                buffer
-            });
-            buffer.extend_from_slice(&data);
-        }
+        frames.push(data);
     }
-    let body = joined.map_or(first, BytesMut::freeze);
+    let body = frames.into_bytes();
     if body.is_empty() {
         return Err(MsgPackRejection::empty(&parts.headers));
     }

@@ -26,6 +26,7 @@ use http::header::{ACCEPT, CONTENT_TYPE};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::frames::Frames;
 use crate::limits::RequestLimits;
 use crate::media::{self, Kind};
 
@@ -89,19 +90,19 @@ impl ResponseExt for reqwest::Response {
             return Err(Error::ContentType(content_type.map(str::to_string)));
         }
         let limit = limits.body().unwrap_or(RequestLimits::DEFAULT_MAX_BODY);
-        if self
-            .content_length()
-            .is_some_and(|length| length > limit as u64)
-        {
+        let declared = self.content_length();
+        if declared.is_some_and(|length| length > limit as u64) {
             return Err(Error::TooLarge { limit });
         }
-        let mut body = Vec::new();
+        let most = declared.map_or(limit, |length| length as usize);
+        let mut frames = Frames::at_most(most);
         while let Some(chunk) = self.chunk().await.map_err(Error::Http)? {
-            if body.len() + chunk.len() > limit {
+            if frames.len().saturating_add(chunk.len()) > limit {
                 return Err(Error::TooLarge { limit });
             }
-            body.extend_from_slice(&chunk);
+            frames.push(chunk);
         }
+        let body = frames.into_bytes();
         if kind == Some(Kind::Json) {
             return serde_json::from_slice(&body).map_err(Error::Json);
         }

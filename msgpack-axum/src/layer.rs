@@ -5,9 +5,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
+use crate::frames::Frames;
 use axum::body::Body;
 use axum::response::Response;
-use bytes::{Bytes, BytesMut};
 use http::header::{HeaderValue, CONTENT_ENCODING, CONTENT_TYPE};
 use http::{Method, Request, StatusCode};
 use http_body::Body as _;
@@ -215,8 +215,7 @@ pin_project! {
 struct Collecting {
     parts: http::response::Parts,
     body: Body,
-    first: Bytes,
-    joined: Option<BytesMut>,
+    frames: Frames,
     msgpack_type: HeaderValue,
 }
 
@@ -304,8 +303,8 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
             Next::Reencode(Collecting {
                 parts,
                 body,
-                first: Bytes::new(),
-                joined: None,
+                // Our own handler's response: no limit to keep to.
+                frames: Frames::at_most(usize::MAX),
                 msgpack_type: msgpack_type.clone(),
             })
         }
@@ -343,15 +342,7 @@ impl Collecting {
             let Ok(data) = frame?.into_data() else {
                 continue; // trailers
             };
-            if self.first.is_empty() {
-                self.first = data;
-            } else {
-                let first = &self.first;
-                let joined = self
-                    .joined
-                    .get_or_insert_with(|| BytesMut::from(&first[..]));
-                joined.extend_from_slice(&data);
-            }
+            self.frames.push(data);
         }
     }
 
@@ -361,15 +352,14 @@ impl Collecting {
     fn finish(self, read: Result<(), axum::Error>, request: &RequestView) -> Response {
         let Collecting {
             mut parts,
-            first,
-            joined,
+            frames,
             msgpack_type,
             ..
         } = self;
         if let Err(error) = read {
             return failed(format_args!("the response body failed: {error}"));
         }
-        let json = joined.map_or(first, BytesMut::freeze);
+        let json = frames.into_bytes();
         match json_to_msgpack(&json) {
             Ok(msgpack) => {
                 vary::remove_invalidated(&mut parts.headers);

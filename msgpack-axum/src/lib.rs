@@ -69,6 +69,7 @@
 mod body;
 #[cfg(feature = "reqwest")]
 pub mod client;
+mod frames;
 mod json_limits;
 mod layer;
 mod limits;

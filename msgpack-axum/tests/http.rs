@@ -978,6 +978,28 @@ async fn a_chunked_body_stops_at_the_limit() {
 }
 
 #[tokio::test]
+async fn a_chunked_body_of_exactly_the_limit_is_read_whole() {
+    let app = echo_app().layer(RequestLimits::new().max_body(1000));
+    let base = serve(app).await;
+    // A bin 16 of 997 bytes, 1000 bytes in all, in four chunks of 250.
+    let mut body = vec![0xc5, 0x03, 0xe5];
+    body.resize(1000, b'b');
+    let mut request = b"POST /depth HTTP/1.1\r\nHost: x\r\nContent-Type: application/msgpack\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    for chunk in body.chunks(250) {
+        request.extend_from_slice(b"fa\r\n");
+        request.extend_from_slice(chunk);
+        request.extend_from_slice(b"\r\n");
+    }
+    request.extend_from_slice(b"0\r\n\r\n");
+    let response = raw_exchange(&base, &request).await;
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    assert!(
+        response.contains("\r\ncontent-length: 1000\r\n"),
+        "{response}"
+    );
+}
+
+#[tokio::test]
 async fn the_default_size_limit_is_10_mib() {
     let base = serve(echo_app()).await;
     let mut body = vec![0xc6];
