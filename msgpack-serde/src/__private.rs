@@ -12,7 +12,7 @@ use crate::schema::{Describe, FieldDef, Presence, Registry, Shape};
 
 /// The schema module, and the helpers derived `Schema` impls call.
 pub mod schema {
-    pub use super::{field, Describer, Probe, ViaDescribe, ViaTypeName};
+    pub use super::{field, Probe, ViaDescribe, ViaTypeName};
     pub use crate::schema::*;
 }
 pub use crate::{UnknownFields, Value};
@@ -392,7 +392,7 @@ pub fn not_one_entry<E: de::Error>(enum_name: &'static str) -> E {
 
 /// Finds a field type's shape from generated code: the [`Describe`] impl
 /// when the type has one, else the Rust type name (autoref specialization:
-/// `(&&Probe::<T>::new()).describer()`).
+/// `(&&Probe::<T>::new()).shape(registry)`).
 #[allow(missing_debug_implementations)]
 pub struct Probe<T: ?Sized>(PhantomData<T>);
 
@@ -403,12 +403,8 @@ impl<T: ?Sized> Probe<T> {
     }
 }
 
-/// What finds a type's shape: a function, so that derived code passes it
-/// to [`field`] and the same type's is compiled once.
-pub type Describer = fn(&mut Registry) -> Shape;
-
 pub trait ViaDescribe {
-    fn describer(&self) -> Describer;
+    fn shape(&self, registry: &mut Registry) -> Shape;
 }
 
 // For the receiver `&&Probe<T>`, method lookup first tries methods whose
@@ -416,36 +412,29 @@ pub trait ViaDescribe {
 // when `T: Describe`. Only then does it deref to `&Probe<T>` and find
 // `ViaTypeName` on `Probe<T>`.
 impl<T: Describe + ?Sized> ViaDescribe for &Probe<T> {
-    fn describer(&self) -> Describer {
-        T::shape
+    fn shape(&self, registry: &mut Registry) -> Shape {
+        T::shape(registry)
     }
 }
 
 pub trait ViaTypeName {
-    fn describer(&self) -> Describer;
+    fn shape(&self, registry: &mut Registry) -> Shape;
 }
 
 impl<T: ?Sized> ViaTypeName for Probe<T> {
-    fn describer(&self) -> Describer {
-        |_| Shape::Other(type_name::<T>().to_string())
+    fn shape(&self, _: &mut Registry) -> Shape {
+        Shape::Other(type_name::<T>().to_string())
     }
 }
 
 /// A derived struct's field, described: one call per field, out of line,
-/// rather than the name's copy and the shape's boxes at every field of
-/// every derived type.
+/// rather than the name's copy at every field of every derived type.
 #[inline(never)]
-pub fn field(
-    registry: &mut Registry,
-    name: &'static str,
-    tag: u64,
-    shape: Describer,
-    presence: Presence,
-) -> FieldDef {
+pub fn field(name: &'static str, tag: u64, shape: Shape, presence: Presence) -> FieldDef {
     FieldDef {
         name: name.into(),
         tag,
-        shape: shape(registry),
+        shape,
         presence,
     }
 }

@@ -77,7 +77,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
 
 /// The shape of `ty`, found at run time by autoref specialization.
 fn shape_of(schema: &TokenStream, ty: &syn::Type) -> TokenStream {
-    quote!((&&#schema::Probe::<#ty>::new()).describer()(__registry))
+    quote!((&&#schema::Probe::<#ty>::new()).shape(__registry))
 }
 
 fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
@@ -86,9 +86,10 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let defs = fields.iter().filter(|f| f.is_wire()).map(|field| {
         let name = &field.name;
         let tag = field.tag();
-        let ty = field.ty;
+        let shape = shape_of(&schema, field.ty);
         // `default = "path"` on an `Option` reads absent as `path()`.
-        let presence = if field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_)) {
+        let presence = if field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_))
+        {
             quote!(Optional)
         } else if !matches!(field.attrs.default, FieldDefault::None) || omits_default(cont, field) {
             quote!(Default)
@@ -96,7 +97,7 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
             quote!(Required)
         };
         quote! {
-            #schema::field(__registry, #name, #tag, (&&#schema::Probe::<#ty>::new()).describer(), #schema::Presence::#presence)
+            #schema::field(#name, #tag, #shape, #schema::Presence::#presence)
         }
     });
     quote!(::std::vec![#(#defs),*])
