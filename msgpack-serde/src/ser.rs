@@ -505,10 +505,12 @@ where
         self.start_seq(len, false)
     }
 
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Fields<'a, W>> {
         self.start_tuple(len)
     }
 
+    #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W>> {
         self.start_tuple(len)
     }
@@ -530,6 +532,10 @@ where
         self.start_seq(len, true)
     }
 
+    /// Inlined: every struct serde_derive writes starts here, and as a
+    /// call (which the compiler chose in some builds) it cost 40% more
+    /// instructions to encode the mesh.
+    #[inline(always)]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W>> {
         self.start_struct(len)
     }
