@@ -16,6 +16,7 @@ mod error;
 mod frames;
 mod from_json;
 mod io;
+mod string_keys;
 mod tags;
 mod to_json;
 mod walk;

@@ -8,6 +8,7 @@ use msgpack_serde::Timestamp;
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 
+use crate::string_keys::StringKeys;
 use crate::tags;
 
 /// How what JSON cannot hold is written.
@@ -32,10 +33,12 @@ pub fn write<S: Serializer>(
     style: Style,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
+    let string_keys = (style == Style::Tagged).then(|| StringKeys::of(reader, MAX_DEPTH));
     let cell = RefCell::new(reader.clone());
     let result = Node {
         reader: &cell,
         style,
+        string_keys: string_keys.as_ref(),
         depth: 0,
         base,
     }
@@ -48,6 +51,8 @@ pub fn write<S: Serializer>(
 struct Node<'r, 'a> {
     reader: &'r RefCell<Reader<'a>>,
     style: Style,
+    /// Tagged: which maps are written as objects.
+    string_keys: Option<&'r StringKeys>,
     depth: usize,
     base: usize,
 }
@@ -57,6 +62,7 @@ impl<'r, 'a> Node<'r, 'a> {
         Node {
             reader: self.reader,
             style: self.style,
+            string_keys: self.string_keys,
             depth: self.depth + 1,
             base: self.base,
         }
@@ -125,7 +131,7 @@ impl Serialize for Node<'_, '_> {
             }
             Token::Map(len) => {
                 self.enter(offset)?;
-                if tagged && !self.keys_are_strings(len) {
+                if self.string_keys.is_some_and(|keys| !keys.next_map()) {
                     return tag(
                         serializer,
                         tags::MAP,
@@ -157,22 +163,6 @@ impl Node<'_, '_> {
             )));
         }
         Ok(())
-    }
-
-    /// Whether the `len` keys of the map being read are all strings; the
-    /// reader stays where it is.
-    fn keys_are_strings(&self, len: u32) -> bool {
-        let mut probe = self.reader.borrow().clone();
-        for _ in 0..len {
-            match probe.peek_marker() {
-                Ok(marker) if marker.family() == Family::Str => {}
-                _ => return false,
-            }
-            if probe.skip().is_err() || probe.skip().is_err() {
-                return false;
-            }
-        }
-        true
     }
 
     /// The next map key as a JSON object key: a string escaped as
