@@ -38,13 +38,12 @@ pub(crate) async fn receive(request: Request) -> Result<Received, MsgPackRejecti
         return Err(MsgPackRejection::too_large(&parts.headers, limit));
     }
 
-    // A declared length is a hint, never trusted past the limit: with no
-    // limit it could be a terabyte, and nothing is reserved before the
-    // bytes arrive.
-    let most = declared.map_or(limit, |length| {
-        usize::try_from(length).unwrap_or(limit).min(limit)
-    });
-    let mut frames = Frames::at_most(most);
+    // A declared length is a hint for the buffer, never trusted past the
+    // limit: with no limit it could be a terabyte.
+    let mut frames = Frames::new(
+        declared.and_then(|length| usize::try_from(length).ok()),
+        limit,
+    );
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|error| MsgPackRejection::read_failed(&parts.headers, &error))?;
         let Ok(data) = frame.into_data() else {

@@ -94,8 +94,8 @@ impl ResponseExt for reqwest::Response {
         if declared.is_some_and(|length| length > limit as u64) {
             return Err(Error::TooLarge { limit });
         }
-        let most = declared.map_or(limit, |length| length as usize);
-        let mut frames = Frames::at_most(most);
+        let expected = declared.and_then(|length| usize::try_from(length).ok());
+        let mut frames = Frames::new(expected, limit);
         while let Some(chunk) = self.chunk().await.map_err(Error::Http)? {
             if frames.len().saturating_add(chunk.len()) > limit {
                 return Err(Error::TooLarge { limit });

@@ -5,76 +5,101 @@ use bytes::Bytes;
 
 /// The bytes of a body read so far. Most bodies arrive in one frame,
 /// which is kept as it is, without a copy; later frames are joined into
-/// one buffer, which grows by doubling, as a `Vec` does, but never past
-/// the most the body may hold.
-#[derive(Debug, Default)]
+/// one buffer, which grows by doubling, as a `Vec` does, but never past the
+/// length the body declared while it keeps to it, nor ever past the limit.
+#[derive(Debug)]
 pub(crate) struct Frames {
-    first: Bytes,
-    joined: Vec<u8>,
-    /// The most the buffer may hold: what it will be asked to hold at the
-    /// most (the size limit), or the length declared up front.
-    most: usize,
+    read: Read,
+    /// The length the body declared (a hint), or the limit.
+    expected: usize,
+    /// The most the body may hold, which the caller checks before each
+    /// frame.
+    limit: usize,
+}
+
+/// What has arrived.
+#[derive(Debug)]
+enum Read {
+    Nothing,
+    One(Bytes),
+    /// Two frames or more, the first copied in (and dropped).
+    Joined(Vec<u8>),
 }
 
 impl Frames {
-    /// Bytes for a body of at most `most` bytes. The buffer is not
-    /// reserved before a second frame needs it.
-    pub(crate) fn at_most(most: usize) -> Frames {
+    /// Bytes for a body of at most `limit` bytes, expected to be
+    /// `expected` long. Nothing is reserved before a second frame needs it.
+    pub(crate) fn new(expected: Option<usize>, limit: usize) -> Frames {
         Frames {
-            most,
-            ..Frames::default()
+            read: Read::Nothing,
+            expected: expected.map_or(limit, |expected| expected.min(limit)),
+            limit,
         }
     }
 
     /// How many bytes have arrived.
     pub(crate) fn len(&self) -> usize {
-        if self.joined.is_empty() {
-            self.first.len()
-        } else {
-            self.joined.len() // the first frame included
+        match &self.read {
+            Read::Nothing => 0,
+            Read::One(first) => first.len(),
+            Read::Joined(joined) => joined.len(),
         }
     }
 
-    /// Adds a frame. The caller checks the limit before each one; past
-    /// `most` (a declared length that was wrong), the buffer doubles.
+    /// Adds a frame, which the caller has checked keeps the body within
+    /// the limit.
     pub(crate) fn push(&mut self, data: Bytes) {
         if data.is_empty() {
             return;
         }
-        if self.first.is_empty() {
-            self.first = data;
-            return;
-        }
-        if self.joined.is_empty() {
-            self.grow(self.first.len() + data.len());
-            self.joined.extend_from_slice(&self.first);
-        }
-        self.grow(self.joined.len() + data.len());
-        self.joined.extend_from_slice(&data);
+        self.read = match std::mem::replace(&mut self.read, Read::Nothing) {
+            Read::Nothing => Read::One(data),
+            Read::One(first) => {
+                let mut joined = Vec::new();
+                self.reserve(&mut joined, first.len() + data.len());
+                joined.extend_from_slice(&first);
+                joined.extend_from_slice(&data);
+                Read::Joined(joined)
+            }
+            Read::Joined(mut joined) => {
+                self.reserve(&mut joined, data.len());
+                joined.extend_from_slice(&data);
+                Read::Joined(joined)
+            }
+        };
     }
 
-    /// Makes room for `needed` bytes: twice the capacity, but no more than
-    /// `most` while `needed` is within it, and never less than `needed`.
-    fn grow(&mut self, needed: usize) {
-        if needed <= self.joined.capacity() {
+    /// Makes room for `more` bytes: twice the capacity, but no more than
+    /// the expected length while the body keeps to it, nor than the limit,
+    /// and never less than is needed.
+    fn reserve(&self, joined: &mut Vec<u8>, more: usize) {
+        let needed = joined.len() + more;
+        if needed <= joined.capacity() {
             return;
         }
-        let doubled = self.joined.capacity().saturating_mul(2);
-        let capped = if needed <= self.most {
-            doubled.min(self.most)
+        let cap = if needed <= self.expected {
+            self.expected
         } else {
-            doubled
+            self.limit
         };
-        self.joined
-            .reserve_exact(capped.max(needed) - self.joined.len());
+        let doubled = joined.capacity().saturating_mul(2).min(cap);
+        joined.reserve_exact(doubled.max(needed) - joined.len());
     }
 
     /// The whole body.
     pub(crate) fn into_bytes(self) -> Bytes {
-        if self.joined.is_empty() {
-            self.first
-        } else {
-            Bytes::from(self.joined)
+        match self.read {
+            Read::Nothing => Bytes::new(),
+            Read::One(first) => first,
+            Read::Joined(joined) => Bytes::from(joined),
+        }
+    }
+
+    #[cfg(test)]
+    fn capacity(&self) -> usize {
+        match &self.read {
+            Read::Joined(joined) => joined.capacity(),
+            _ => 0,
         }
     }
 }
@@ -86,7 +111,7 @@ mod tests {
     #[test]
     fn one_frame_is_kept_without_a_copy() {
         let data = Bytes::from_static(b"abc");
-        let mut frames = Frames::at_most(3);
+        let mut frames = Frames::new(None, 3);
         frames.push(data.clone());
         let body = frames.into_bytes();
         assert_eq!(body, data);
@@ -95,7 +120,7 @@ mod tests {
 
     #[test]
     fn frames_join_in_order() {
-        let mut frames = Frames::at_most(usize::MAX);
+        let mut frames = Frames::new(None, usize::MAX);
         for part in [&b"ab"[..], b"", b"cde", b"f"] {
             frames.push(Bytes::copy_from_slice(part));
         }
@@ -104,34 +129,46 @@ mod tests {
     }
 
     #[test]
-    fn the_buffer_never_holds_more_than_the_most() {
+    fn the_buffer_never_holds_more_than_the_limit() {
         // 1000 frames of 1000 bytes under a limit of 1,000,000: doubling
         // alone would have reached 1,048,576 or more.
-        let most = 1_000_000;
-        let mut frames = Frames::at_most(most);
+        let limit = 1_000_000;
+        let mut frames = Frames::new(None, limit);
         for _ in 0..1000 {
             frames.push(Bytes::from(vec![7u8; 1000]));
-            assert!(frames.joined.capacity() <= most);
+            assert!(frames.capacity() <= limit);
         }
-        assert_eq!(frames.joined.capacity(), most);
-        assert_eq!(frames.into_bytes().len(), most);
+        assert_eq!(frames.capacity(), limit);
+        assert_eq!(frames.into_bytes().len(), limit);
     }
 
     #[test]
-    fn past_a_wrong_most_the_buffer_doubles() {
-        let mut frames = Frames::at_most(2);
-        frames.push(Bytes::from_static(b"abc"));
-        frames.push(Bytes::from_static(b"def"));
-        assert_eq!(frames.joined.capacity(), 6);
-        frames.push(Bytes::from_static(b"g"));
-        assert_eq!(frames.joined.capacity(), 12);
-        assert_eq!(frames.into_bytes(), &b"abcdefg"[..]);
+    fn past_a_wrong_declared_length_the_limit_still_holds() {
+        // Declared 1 byte, then 64 KiB frames up to a limit of 10 MiB.
+        let limit = 10 << 20;
+        let mut frames = Frames::new(Some(1), limit);
+        while frames.len() < limit {
+            frames.push(Bytes::from(vec![1u8; 64 << 10]));
+            assert!(frames.capacity() <= limit, "{}", frames.capacity());
+        }
+        assert_eq!(frames.len(), limit);
+    }
+
+    #[test]
+    fn a_declared_length_is_reserved_no_further() {
+        let mut frames = Frames::new(Some(6), 100);
+        frames.push(Bytes::from_static(b"ab"));
+        frames.push(Bytes::from_static(b"cd"));
+        assert_eq!(frames.capacity(), 4);
+        frames.push(Bytes::from_static(b"ef"));
+        assert_eq!(frames.capacity(), 6);
+        assert_eq!(frames.into_bytes(), &b"abcdef"[..]);
     }
 
     #[test]
     fn empty_frames_change_nothing() {
         let data = Bytes::from_static(b"abc");
-        let mut frames = Frames::at_most(3);
+        let mut frames = Frames::new(Some(3), 3);
         for part in [Bytes::new(), data.clone(), Bytes::new()] {
             frames.push(part);
         }

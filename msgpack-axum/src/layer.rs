@@ -5,7 +5,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
-use crate::frames::Frames;
 use axum::body::Body;
 use axum::response::Response;
 use http::header::{HeaderValue, CONTENT_ENCODING, CONTENT_TYPE};
@@ -18,6 +17,7 @@ use tokio::task::futures::TaskLocalFuture;
 use tower_layer::Layer;
 use tower_service::Service;
 
+use crate::frames::Frames;
 use crate::media::{self, Kind};
 use crate::negotiate::{Accept, Format, OFFERED};
 use crate::rejection::not_acceptable;
@@ -304,7 +304,7 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
                 parts,
                 body,
                 // Our own handler's response: no limit to keep to.
-                frames: Frames::at_most(usize::MAX),
+                frames: Frames::new(None, usize::MAX),
                 msgpack_type: msgpack_type.clone(),
             })
         }
