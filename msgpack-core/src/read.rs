@@ -131,13 +131,16 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline]
     pub fn remaining(&self) -> &'a [u8] {
+        // Unchecked, each read of a derived struct's fields loses a bounds
+        // check that cannot fail, and its panic path: the compiler cannot
+        // see the invariant below.
         debug_assert!(self.pos <= self.input.len());
-        // SAFETY: `pos <= input.len()`: it starts at 0, and each method
-        // that moves it forward moves it past bytes it has just found in
-        // the input (`take_byte`, `take`, `take_array`) or to at most the
-        // end (`consume`); `rewind` only moves it back. Unchecked, the reads of
-        // a derived struct's fields lose a bounds check each, as the
-        // compiler cannot see this invariant.
+        // SAFETY: `pos <= input.len()`. Both fields are private to this
+        // module, and no code outside this file can write them. `pos`
+        // starts at 0; each method here that moves it forward moves it past
+        // bytes it has just found in the input (`take_byte`, `take`,
+        // `take_array`) or to at most the end (`consume`), and `rewind` only
+        // moves it back. A new method that writes `pos` must keep this.
         unsafe { self.input.get_unchecked(self.pos..) }
     }
 

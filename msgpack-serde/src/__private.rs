@@ -439,12 +439,13 @@ pub fn field(name: &'static str, tag: u64, shape: Shape, presence: Presence) -> 
     }
 }
 
-/// `deserializer.deserialize_any(visitor)` for a derived struct, in one
-/// of four modules of msgpack-serde's, which the derive picks by the
-/// type's name: rustc gives each module's instances a codegen unit of
-/// their own, so the structs' decoding (the decoder with each visitor
-/// inlined, the bulk of a derive's code) is compiled in four units beside
-/// the user's module, in parallel, not all in that module's one unit.
+/// `deserializer.deserialize_any(visitor)` for a derived struct, from one
+/// of four modules here: the derive picks one by a hash of the type's
+/// name (its `decoding_unit`, which must name these four). rustc compiles
+/// each module's instances in a codegen unit of their own, so a crate's
+/// structs decode (the decoder with each visitor inlined: the bulk of a
+/// derive's code) in four units beside the user's module, in parallel,
+/// not all in that module's one unit.
 macro_rules! decoding_units {
     ($($unit:ident)*) => {$(
         #[doc(hidden)]

@@ -72,8 +72,9 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
 }
 
 /// Which of msgpack-serde's four `__private::unit*` modules decodes the
-/// struct `ident` (see there): one picked by a hash of its name, so that a
-/// crate's structs spread over the four and each struct stays in its own.
+/// struct `ident` (see there; its `decoding_units!` must list `unit0` to
+/// `unit3`): one picked by a hash of its name, so that a crate's structs
+/// spread over the four and each struct stays in its own.
 fn decoding_unit(ident: &syn::Ident) -> syn::Ident {
     // FNV-1a: stable across builds and compilers, unlike std's hasher.
     let hash = ident
