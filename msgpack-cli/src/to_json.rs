@@ -309,6 +309,17 @@ mod tests {
             ),
             (b"\x81\xa3$$x\xc0", r#"{"$$$x":null}"#, r#"{"$$x":null}"#),
             (b"\x92\x90\x80", "[[],{}]", "[[],{}]"),
+            // Maps nested in maps, keys and arrays: each written by its own keys.
+            (
+                b"\x82\xa1a\x81\x01\x81\xa1b\x02\xa1c\x91\x81\xa1d\x80",
+                r#"{"a":{"$map":[[1,{"b":2}]]},"c":[{"d":{}}]}"#,
+                r#"{"a":{"1":{"b":2}},"c":[{"d":{}}]}"#,
+            ),
+            (
+                b"\x81\x81\xa1k\x01\x81\x02\x03",
+                r#"{"$map":[[{"k":1},{"$map":[[2,3]]}]]}"#,
+                r#"{"{\"k\":1}":{"2":3}}"#,
+            ),
         ];
         for (bytes, tagged, plain) in cases {
             assert_eq!(json(bytes, Style::Tagged), *tagged, "{bytes:02x?}");
