@@ -224,12 +224,9 @@ pub fn codecs<T: Fixture>(value: &T) -> Vec<Codec> {
             },
             |b| T::Packer::unpack(b).unwrap(),
         ),
-        Codec::new(
-            "zerompk",
-            zero,
-            |v, out| zerompk_into(v, out),
-            |b| zerompk::from_msgpack(b).unwrap(),
-        ),
+        Codec::new("zerompk", zero, zerompk_into, |b| {
+            zerompk::from_msgpack(b).unwrap()
+        }),
         Codec::new(
             "prost",
             value.to_proto(),
