@@ -43,7 +43,7 @@
 //! |---|---|
 //! | absent, empty or malformed | JSON |
 //! | names no MessagePack type (`application/json`, `*/*`, `application/*`) | JSON: wildcards never select MessagePack |
-//! | names a MessagePack type: `application/msgpack`, `application/x-msgpack`, `application/vnd.msgpack`, any `+msgpack` | MessagePack, labelled with the type named (parameters such as `charset` are ignored) |
+//! | names a MessagePack type: one of [`MSGPACK_TYPES`] (`application/msgpack` and its aliases), any `+msgpack` | MessagePack, labelled with the type named (parameters such as `charset` are ignored) |
 //! | names several MessagePack types | the one with the highest q; `application/msgpack` when several share it |
 //! | accepts both JSON and MessagePack | the higher q wins; equal q goes to MessagePack |
 //! | `q=0` on a type | that type is excluded, also when a wildcard would admit it |

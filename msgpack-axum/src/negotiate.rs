@@ -51,13 +51,17 @@ impl Format {
     }
 }
 
-/// The types a negotiated response can take, as a `406` body lists them.
-pub(crate) const OFFERED: [&str; 4] = [
-    media::APPLICATION_JSON,
-    media::APPLICATION_MSGPACK,
-    media::APPLICATION_X_MSGPACK,
-    media::APPLICATION_VND_MSGPACK,
-];
+/// The types a negotiated response can take, as a `406` body lists them:
+/// JSON and [`media::MSGPACK_TYPES`].
+pub(crate) const OFFERED: [&str; 1 + media::MSGPACK_TYPES.len()] = {
+    let mut offered = [media::APPLICATION_JSON; 1 + media::MSGPACK_TYPES.len()];
+    let mut i = 0;
+    while i < media::MSGPACK_TYPES.len() {
+        offered[1 + i] = media::MSGPACK_TYPES[i];
+        i += 1;
+    }
+    offered
+};
 
 /// A quality value in thousandths: `q=0.5` is 500.
 type Quality = u16;
@@ -127,23 +131,26 @@ fn eq_opt(a: Option<&str>, b: Option<&str>) -> bool {
 /// before it, so a header of thousands must not cost their square.
 const MAX_RANGES: usize = 64;
 
-/// The `Accept` values most clients send, recognised without parsing.
-const COMMON: [(&str, Range<'static>); 5] = [
-    ("*/*", Range::common("*", "*")),
-    ("application/json", Range::common("application", "json")),
-    (
-        "application/msgpack",
-        Range::common("application", "msgpack"),
-    ),
-    (
-        "application/x-msgpack",
-        Range::common("application", "x-msgpack"),
-    ),
-    (
-        "application/vnd.msgpack",
-        Range::common("application", "vnd.msgpack"),
-    ),
-];
+/// The `Accept` values most clients send, recognised without parsing:
+/// `*/*`, `application/json` and each of [`media::MSGPACK_TYPES`].
+const COMMON: [(&str, Range<'static>); 2 + media::MSGPACK_TYPES.len()] = {
+    let any = ("*/*", Range::common("*", "*"));
+    let mut common = [any; 2 + media::MSGPACK_TYPES.len()];
+    common[1] = (
+        media::APPLICATION_JSON,
+        Range::common("application", "json"),
+    );
+    let mut i = 0;
+    while i < media::MSGPACK_TYPES.len() {
+        let name = media::MSGPACK_TYPES[i];
+        common[2 + i] = (
+            name,
+            Range::common("application", media::msgpack_subtype(name)),
+        );
+        i += 1;
+    }
+    common
+};
 
 /// A request's `Accept`, read once.
 #[derive(Debug)]
@@ -538,6 +545,46 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every reader of the media table sees each of its names: the
+    /// `Content-Type` parser, the `Accept` fast path and the label it
+    /// answers with, the types a `406` offers, both `415` hints, and the
+    /// docs (lib.rs links the table; the README lists it).
+    #[test]
+    fn every_reader_sees_every_messagepack_type() {
+        let readme = include_str!("../../README.md");
+        for name in media::MSGPACK_TYPES {
+            assert!(
+                name.starts_with("application/") && !name.bytes().any(|b| b.is_ascii_uppercase()),
+                "{name}: the table holds lowercase application/ types"
+            );
+            let mut content = HeaderMap::new();
+            content.insert(http::header::CONTENT_TYPE, HeaderValue::from_static(name));
+            assert_eq!(media::content_kind(&content), Some(Kind::MsgPack), "{name}");
+            let accept = Accept::from_headers(&headers(&[name]));
+            assert!(
+                matches!(accept.0, Ranges::One(_)),
+                "{name} is on the fast path"
+            );
+            assert_eq!(
+                accept.negotiate(),
+                Some(Format::MsgPack(HeaderValue::from_static(name))),
+                "{name}"
+            );
+            assert!(OFFERED.contains(&name), "{name} is offered");
+            for hint in [
+                media::msgpack_accept_hint(),
+                media::negotiated_accept_hint(),
+            ] {
+                assert!(hint.split(", ").any(|n| n == name), "{name} in {hint}");
+            }
+            assert!(
+                readme.contains(&format!("`{name}`")),
+                "README.md names {name}"
+            );
+        }
+        assert!(include_str!("lib.rs").contains("[`MSGPACK_TYPES`]"));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use http::StatusCode;
 use msgpack_serde::core::ErrorKind;
 use serde::Serialize;
 
-use crate::media::MSGPACK_ACCEPT_HINT;
+use crate::media;
 use crate::negotiate::{Accept, Format};
 use crate::vary;
 
@@ -80,7 +80,7 @@ impl MsgPackRejection {
 
     #[cold]
     pub(crate) fn unsupported_msgpack(headers: &HeaderMap) -> MsgPackRejection {
-        Self::unsupported_media_type(headers, MSGPACK_ACCEPT_HINT)
+        Self::unsupported_media_type(headers, media::msgpack_accept_hint())
     }
 
     #[cold]
