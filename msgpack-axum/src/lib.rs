@@ -77,7 +77,7 @@ mod media;
 mod msgpack;
 mod negotiate;
 mod negotiated;
-mod rejection;
+pub mod rejection;
 mod transcode;
 mod vary;
 
