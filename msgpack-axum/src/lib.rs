@@ -66,6 +66,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod __fuzz;
 mod body;
 #[cfg(feature = "reqwest")]
 pub mod client;

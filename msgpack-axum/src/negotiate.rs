@@ -129,7 +129,7 @@ fn eq_opt(a: Option<&str>, b: Option<&str>) -> bool {
 /// The ranges of an `Accept` that count, after ordering: a client names a
 /// handful, and the choice of a MessagePack type compares each with those
 /// before it, so a header of thousands must not cost their square.
-const MAX_RANGES: usize = 64;
+pub(crate) const MAX_RANGES: usize = 64;
 
 /// The `Accept` values most clients send, recognised without parsing:
 /// `*/*`, `application/json` and each of [`media::MSGPACK_TYPES`].
@@ -188,7 +188,7 @@ impl Accept {
 
     /// Reads `Accept` with `headers-accept` alone, without the shortcut for
     /// common values.
-    fn parse(headers: &HeaderMap) -> Accept {
+    pub(crate) fn parse(headers: &HeaderMap) -> Accept {
         let Ok(parsed) = headers_accept::Accept::decode(&mut headers.get_all(ACCEPT).iter()) else {
             return Accept(Ranges::Any);
         };
@@ -211,7 +211,8 @@ impl Accept {
             Ranges::One(range) => (Some(*range), None),
             Ranges::Parsed(accept) => (None, Some(accept.media_types())),
         };
-        one.into_iter()
+        let ranges = one
+            .into_iter()
             .chain(parsed.into_iter().flatten().map(|media| {
                 Range {
                     ty: media.ty().as_str(),
@@ -223,7 +224,16 @@ impl Accept {
                         .unwrap_or(FULL),
                 }
             }))
-            .take(MAX_RANGES)
+            .take(MAX_RANGES);
+        #[cfg(feature = "fuzzing")]
+        let ranges = ranges.inspect(|_| crate::__fuzz::range_read());
+        ranges
+    }
+
+    /// Whether the value was one of [`COMMON`], read without parsing.
+    #[cfg(feature = "fuzzing")]
+    pub(crate) fn is_common(&self) -> bool {
+        matches!(self.0, Ranges::One(_))
     }
 
     fn is_any(&self) -> bool {
