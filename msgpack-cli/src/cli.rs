@@ -123,6 +123,42 @@ pub struct ValidateArgs {
 pub enum SchemaCommand {
     /// List the breaking changes from OLD to NEW; exits 1 when there are any.
     Check(SchemaCheckArgs),
+    /// Generate TypeScript or Python readers and writers of the types in a
+    /// schema document.
+    Codegen(SchemaCodegenArgs),
+    /// Write the JSON Schema (draft 2020-12) of the types' JSON form.
+    JsonSchema(SchemaJsonSchemaArgs),
+}
+
+/// The languages `schema codegen` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CodegenLanguage {
+    /// TypeScript for npm's @msgpack/msgpack.
+    Typescript,
+    /// Python (3.10 or later) for PyPI's msgpack.
+    Python,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaCodegenArgs {
+    /// The language to generate.
+    #[arg(long, value_enum)]
+    pub lang: CodegenLanguage,
+    /// The schema document (written from `T::schema()`).
+    pub schema: PathBuf,
+    /// The folder to write the file into, named after the root type
+    /// (standard output when absent).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaJsonSchemaArgs {
+    /// The schema document (written from `T::schema()`).
+    pub schema: PathBuf,
+    /// The output file (standard output when absent).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod codegen;
 mod commands;
 mod errors;
 mod inspect;
