@@ -96,10 +96,13 @@ def _dict(key: Reader[K], val: Reader[V]) -> Reader[dict[K, V]]:
     return read
 
 
-def _tuple(value: Any, at: str, length: int) -> tuple[Any, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != length:
-        return _fail(at, f"an array of {length}", value)  # type: ignore[no-any-return]
-    return tuple(value)
+def _tuple(*items: Reader[Any]) -> Reader[tuple[Any, ...]]:
+    def read(value: Any, at: str) -> tuple[Any, ...]:
+        if not isinstance(value, (list, tuple)) or len(value) != len(items):
+            return _fail(at, f"an array of {len(items)}", value)  # type: ignore[no-any-return]
+        return tuple(item(v, f"{at}[{i}]") for i, (item, v) in enumerate(zip(items, value)))
+
+    return read
 
 
 def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
@@ -148,6 +151,10 @@ def _w_list(item: Writer[T]) -> Writer[list[T]]:
 
 def _w_optional(inner: Writer[T]) -> Writer[T | None]:
     return lambda value: None if value is None else inner(value)
+
+
+def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
+    return lambda value: [item(v) for item, v in zip(items, value)]
 
 
 def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:

@@ -116,18 +116,10 @@ fn reader(shape: &Shape) -> String {
         Shape::Array(item) => format!("_list({})", reader(item)),
         Shape::Map(key, value) => format!("_dict({}, {})", reader(key), reader(value)),
         Shape::Optional(inner) => format!("_optional({})", reader(inner)),
-        Shape::Tuple(items) => {
-            let reads: Vec<String> = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| format!("{}(t[{i}], f\"{{at}}[{i}]\")", reader(item)))
-                .collect();
-            format!(
-                "(lambda v, at: (lambda t: ({},))(_tuple(v, at, {})))",
-                reads.join(", "),
-                items.len()
-            )
-        }
+        Shape::Tuple(items) => format!(
+            "_tuple({})",
+            items.iter().map(reader).collect::<Vec<_>>().join(", ")
+        ),
         Shape::Named(name) => format!("{name}.from_msgpack"),
         _ => "_any".into(),
     }
@@ -140,14 +132,10 @@ fn writer(shape: &Shape) -> String {
         Shape::Array(item) => format!("_w_list({})", writer(item)),
         Shape::Map(key, value) => format!("_w_dict({}, {})", writer(key), writer(value)),
         Shape::Optional(inner) => format!("_w_optional({})", writer(inner)),
-        Shape::Tuple(items) => {
-            let writes: Vec<String> = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| format!("{}(v[{i}])", writer(item)))
-                .collect();
-            format!("(lambda v: [{}])", writes.join(", "))
-        }
+        Shape::Tuple(items) => format!(
+            "_w_tuple({})",
+            items.iter().map(writer).collect::<Vec<_>>().join(", ")
+        ),
         Shape::Named(_) => "_w_msgpack".into(),
         _ => "_w".into(),
     }
@@ -245,8 +233,12 @@ fn struct_body(
             out,
             "    {UNKNOWN}: dict[int, Any] = field(default_factory=dict)"
         );
-        let known: Vec<String> = fields.iter().map(|f| format!("{}, ", f.tag)).collect();
-        args.push(format!("{UNKNOWN}=_unknown(fields, ({}))", known.concat()));
+        let known: Vec<String> = fields.iter().map(|f| f.tag.to_string()).collect();
+        let known = match known.len() {
+            1 => format!("({},)", known[0]),
+            _ => format!("({})", known.join(", ")),
+        };
+        args.push(format!("{UNKNOWN}=_unknown(fields, {known})"));
     }
     let _ = writeln!(out, "\n    @staticmethod");
     let _ = writeln!(

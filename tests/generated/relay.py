@@ -1,6 +1,7 @@
 """Reads the values Rust wrote with the generated readers and writes them
 back; then writes values built here. Run by tests/tests/codegen/cross.rs:
-python3 relay.py IN OUT, each line of IN and OUT `kind hex`."""
+python3 relay.py IN OUT, each line of IN and OUT `kind hex` (or, for a
+value that fails to read, `kind !message`)."""
 
 import sys
 from typing import Callable
@@ -23,12 +24,24 @@ def relay_everything(data: bytes) -> bytes:
     return everything.packb(value.to_msgpack())
 
 
+def relay_status(data: bytes) -> bytes:
+    return everything.packb(everything.Status.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
+def relay_figure(data: bytes) -> bytes:
+    return everything.packb(everything.Figure.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
 RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "everything": relay_everything,
     "v1": relay_v1,
     "v2": relay_v2,
     "v2_by_v1": relay_v1,
     "v1_by_v2": relay_v2,
+    "status": relay_status,
+    "figure": relay_figure,
+    "error_v1": relay_v1,
+    "error_figure": relay_figure,
 }
 
 
@@ -39,7 +52,11 @@ def main() -> None:
         for line in file.read().splitlines():
             if line:
                 kind, data = line.split(" ")
-                lines.append(f"{kind} {RELAYS[kind](bytes.fromhex(data)).hex()}")
+                try:
+                    lines.append(f"{kind} {RELAYS[kind](bytes.fromhex(data)).hex()}")
+                except ValueError as error:
+                    # Rust checks the message: "!" and the error's text.
+                    lines.append(f"{kind} !{error}")
     point = everything.Point(x=1, y=-2, z=3)
     lines.append(f"built_point {everything.packb(point.to_msgpack()).hex()}")
     profile = v2.Profile(id=2**60 + 1, name="Ada", email="ada@example.com", visits=3)

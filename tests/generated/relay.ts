@@ -1,6 +1,7 @@
 // Reads the values Rust wrote with the generated readers and writes them
 // back; then writes values built here. Run by tests/tests/codegen/cross.rs:
-// node build/relay.js IN OUT, each line of IN and OUT `kind hex`.
+// node build/relay.js IN OUT, each line of IN and OUT `kind hex` (or, for
+// a value that fails to read, `kind !message`).
 import { readFileSync, writeFileSync } from "node:fs";
 import { decode } from "@msgpack/msgpack";
 import * as everything from "./golden/everything.js";
@@ -16,6 +17,10 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   v2: relayV2,
   v2_by_v1: relayV1,
   v1_by_v2: relayV2,
+  status: (b) => everything.encodeStatus(everything.decodeStatus(decode(b, everything.decoderOptions))),
+  figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
+  error_v1: relayV1,
+  error_figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
 };
 
 const [input, output] = process.argv.slice(2);
@@ -25,7 +30,12 @@ for (const line of readFileSync(input, "utf8").split("\n")) {
   const [kind, data] = line.split(" ");
   const relay = relays[kind];
   if (relay === undefined) throw new Error(`unknown kind ${kind}`);
-  lines.push(`${kind} ${hex(relay(Buffer.from(data, "hex")))}`);
+  try {
+    lines.push(`${kind} ${hex(relay(Buffer.from(data, "hex")))}`);
+  } catch (error) {
+    // Rust checks the message: "!" and the error's text.
+    lines.push(`${kind} !${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 lines.push(`built_point ${hex(everything.encodePoint({ x: 1, y: -2, z: 3 }))}`);
 const profile: v2.Profile = { id: 2n ** 60n + 1n, name: "Ada", email: "ada@example.com", visits: 3 };

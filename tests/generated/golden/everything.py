@@ -98,10 +98,13 @@ def _dict(key: Reader[K], val: Reader[V]) -> Reader[dict[K, V]]:
     return read
 
 
-def _tuple(value: Any, at: str, length: int) -> tuple[Any, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != length:
-        return _fail(at, f"an array of {length}", value)  # type: ignore[no-any-return]
-    return tuple(value)
+def _tuple(*items: Reader[Any]) -> Reader[tuple[Any, ...]]:
+    def read(value: Any, at: str) -> tuple[Any, ...]:
+        if not isinstance(value, (list, tuple)) or len(value) != len(items):
+            return _fail(at, f"an array of {len(items)}", value)  # type: ignore[no-any-return]
+        return tuple(item(v, f"{at}[{i}]") for i, (item, v) in enumerate(zip(items, value)))
+
+    return read
 
 
 def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
@@ -150,6 +153,10 @@ def _w_list(item: Writer[T]) -> Writer[list[T]]:
 
 def _w_optional(inner: Writer[T]) -> Writer[T | None]:
     return lambda value: None if value is None else inner(value)
+
+
+def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
+    return lambda value: [item(v) for item, v in zip(items, value)]
 
 
 def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:
@@ -233,10 +240,10 @@ class Everything:
             figure=_required(fields, 15, "figure", Figure.from_msgpack, at),
             point=_required(fields, 16, "point", Point.from_msgpack, at),
             tree=_optional_field(fields, 17, Node.from_msgpack, f"{at}.tree"),
-            pair=_required(fields, 18, "pair", (lambda v, at: (lambda t: (_int(t[0], f"{at}[0]"), _str(t[1], f"{at}[1]"),))(_tuple(v, at, 2))), at),
+            pair=_required(fields, 18, "pair", _tuple(_int, _str), at),
             extra=_required(fields, 19, "extra", _any, at),
             labels=_defaulted(fields, 20, _list(_str), f"{at}.labels", lambda: _list(_str)(_from_hex("90"), f"{at}.labels")),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, )),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)),
         )
 
     def to_msgpack(self) -> Any:
@@ -260,7 +267,7 @@ class Everything:
         entries.append((16, _w_msgpack(self.point)))
         if self.tree is not None:
             entries.append((17, _w_msgpack(self.tree)))
-        entries.append((18, (lambda v: [_w(v[0]), _w(v[1])])(self.pair)))
+        entries.append((18, _w_tuple(_w, _w)(self.pair)))
         entries.append((19, _w(self.extra)))
         if _w_list(_w)(self.labels) != _w_list(_w)(_list(_str)(_from_hex("90"), "Everything.labels")):
             entries.append((20, _w_list(_w)(self.labels)))
@@ -276,7 +283,7 @@ class Figure:
         if tag == 1:
             return FigureCircle(value=_float(payload, f"{at}.Circle"))
         if tag == 2:
-            return FigureRect(value=(lambda v, at: (lambda t: (_float(t[0], f"{at}[0]"), _float(t[1], f"{at}[1]"),))(_tuple(v, at, 2)))(payload, f"{at}.Rect"))
+            return FigureRect(value=_tuple(_float, _float)(payload, f"{at}.Rect"))
         if tag == 3:
             return FigurePolygon.from_payload(payload, f"{at}.Polygon")
         if tag == 4:
@@ -300,7 +307,7 @@ class FigureRect(Figure):
     value: tuple[float, float]
 
     def to_msgpack(self) -> Any:
-        return {2: (lambda v: [_w_float(v[0]), _w_float(v[1])])(self.value)}
+        return {2: _w_tuple(_w_float, _w_float)(self.value)}
 
 
 @dataclass(kw_only=True)
@@ -371,7 +378,7 @@ class Point:
             x=_required(fields, 0, "x", _int, at),
             y=_required(fields, 1, "y", _int, at),
             z=_optional_field(fields, 3, _int, f"{at}.z"),
-            unknown_fields=_unknown(fields, (0, 1, 3, )),
+            unknown_fields=_unknown(fields, (0, 1, 3)),
         )
 
     def to_msgpack(self) -> Any:

@@ -98,10 +98,13 @@ def _dict(key: Reader[K], val: Reader[V]) -> Reader[dict[K, V]]:
     return read
 
 
-def _tuple(value: Any, at: str, length: int) -> tuple[Any, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != length:
-        return _fail(at, f"an array of {length}", value)  # type: ignore[no-any-return]
-    return tuple(value)
+def _tuple(*items: Reader[Any]) -> Reader[tuple[Any, ...]]:
+    def read(value: Any, at: str) -> tuple[Any, ...]:
+        if not isinstance(value, (list, tuple)) or len(value) != len(items):
+            return _fail(at, f"an array of {len(items)}", value)  # type: ignore[no-any-return]
+        return tuple(item(v, f"{at}[{i}]") for i, (item, v) in enumerate(zip(items, value)))
+
+    return read
 
 
 def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
@@ -150,6 +153,10 @@ def _w_list(item: Writer[T]) -> Writer[list[T]]:
 
 def _w_optional(inner: Writer[T]) -> Writer[T | None]:
     return lambda value: None if value is None else inner(value)
+
+
+def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
+    return lambda value: [item(v) for item, v in zip(items, value)]
 
 
 def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:
@@ -206,7 +213,7 @@ class Profile:
             name=_required(fields, 2, "name", _str, at),
             email=_optional_field(fields, 4, _str, f"{at}.email"),
             visits=_defaulted(fields, 5, _int, f"{at}.visits", lambda: _int(_from_hex("00"), f"{at}.visits")),
-            unknown_fields=_unknown(fields, (1, 2, 4, 5, )),
+            unknown_fields=_unknown(fields, (1, 2, 4, 5)),
         )
 
     def to_msgpack(self) -> Any:

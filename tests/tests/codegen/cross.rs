@@ -7,11 +7,11 @@
 use std::path::Path;
 use std::process::Command;
 
-use msgpack_serde::{from_slice, to_vec};
+use msgpack_serde::{from_slice, msgpack, to_vec};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-use super::family::{self, v1, v2, Everything, Point, Status};
+use super::family::{self, v1, v2, Everything, Figure, Point, Status};
 use super::generated_dir;
 
 /// Property-generated values of each kind.
@@ -83,7 +83,129 @@ fn input() -> String {
         push("v2", to_vec(&value).unwrap());
         push("v2_by_v1", to_vec(&value).unwrap());
     }
+    // A tag no variant has: `other` catches it, else it is an error.
+    push("status", to_vec(&msgpack!(9)).unwrap());
+    push("error_figure", to_vec(&msgpack!({9: 1})).unwrap());
+    // A required field absent.
+    push("error_v1", to_vec(&msgpack!({1: 7})).unwrap());
+    // The reader's rules for map and array input.
+    push(
+        "figure",
+        to_vec(&msgpack!({3: {1: 5, 7: "dropped: no UnknownFields in a variant"}})).unwrap(),
+    );
     lines.join("\n") + "\n"
+}
+
+/// What the relay of `kind` must write for `sent`, by what Rust's type of
+/// the same version writes after reading it; with the value read back.
+fn expected(kind: &str, sent: &[u8]) -> Vec<u8> {
+    fn again<T: serde::Serialize + serde::de::DeserializeOwned>(bytes: &[u8]) -> Vec<u8> {
+        to_vec(&from_slice::<T>(bytes).unwrap()).unwrap()
+    }
+    match kind {
+        "everything" => again::<Everything>(sent),
+        "v1" | "v2_by_v1" => again::<v1::Profile>(sent),
+        "v2" | "v1_by_v2" => again::<v2::Profile>(sent),
+        "status" => again::<Status>(sent),
+        "figure" => again::<Figure>(sent),
+        _ => panic!("unknown kind {kind}"),
+    }
+}
+
+/// Rust reads `back` as every version that read or wrote it: the value it
+/// wrote (or its own reading of it), unknown fields included.
+fn check_value(kind: &str, sent: &[u8], back: &[u8], context: &str) {
+    let same = |read: fn(&[u8]) -> String| assert_eq!(read(back), read(sent), "{context}");
+    match kind {
+        "everything" => same(read::<Everything>),
+        "v1" | "v2" | "v2_by_v1" => {
+            same(read::<v1::Profile>);
+            same(read::<v2::Profile>);
+        }
+        "v1_by_v2" => same(read::<v2::Profile>),
+        "status" => same(read::<Status>),
+        "figure" => same(read::<Figure>),
+        _ => panic!("unknown kind {kind}"),
+    }
+}
+
+/// `bytes` read as a `T`, in its `Debug` form: values compare whole,
+/// with a readable difference.
+fn read<T: serde::de::DeserializeOwned + std::fmt::Debug>(bytes: &[u8]) -> String {
+    format!("{:?}", from_slice::<T>(bytes).unwrap())
+}
+
+/// The values the relays build themselves.
+fn check_built(kind: &str, back: &[u8]) {
+    match kind {
+        "built_point" => {
+            let point = Point {
+                x: 1,
+                y: -2,
+                z: Some(3),
+                unknown: Default::default(),
+            };
+            assert_eq!(from_slice::<Point>(back).unwrap(), point);
+            assert_eq!(back, to_vec(&point).unwrap());
+        }
+        "built_profile" => {
+            let profile = v2::Profile {
+                id: (1 << 60) + 1,
+                name: "Ada".into(),
+                email: Some("ada@example.com".into()),
+                visits: 3,
+                unknown: Default::default(),
+            };
+            assert_eq!(from_slice::<v2::Profile>(back).unwrap(), profile);
+            assert_eq!(back, to_vec(&profile).unwrap());
+        }
+        "built_status" => assert_eq!(back, to_vec(&Status::OnHold).unwrap()),
+        _ => panic!("unknown kind {kind}"),
+    }
+}
+
+/// Checks every line `language` wrote against what Rust wrote.
+fn check_relayed(language: &str, input: &str, output: &str) {
+    let inputs: Vec<&str> = input.lines().collect();
+    let outputs: Vec<&str> = output.lines().collect();
+    assert_eq!(
+        outputs.len(),
+        inputs.len() + 3,
+        "{language}: a line for each value and each built one"
+    );
+    for (i, line) in outputs.iter().enumerate() {
+        let (kind, data) = line.split_once(' ').unwrap();
+        if kind.starts_with("built_") {
+            check_built(kind, &unhex(data));
+            continue;
+        }
+        let (in_kind, in_data) = inputs[i].split_once(' ').unwrap();
+        assert_eq!(kind, in_kind, "{language}: line {i}");
+        let context = format!("{language}, {kind} #{i}, sent {in_data}");
+        let error = data.strip_prefix('!');
+        match kind {
+            "error_v1" => assert_eq!(
+                error,
+                Some("Profile: missing field `name` (tag 2)"),
+                "{context}"
+            ),
+            "error_figure" => assert_eq!(
+                error,
+                Some("Figure: unknown variant tag 9 of enum Figure"),
+                "{context}"
+            ),
+            _ => {
+                assert_eq!(error, None, "{context}");
+                let (sent, back) = (unhex(in_data), unhex(data));
+                check_value(kind, &sent, &back, &context);
+                assert_eq!(
+                    hex(&back),
+                    hex(&expected(kind, &sent)),
+                    "{context}: the bytes differ"
+                );
+            }
+        }
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -95,108 +217,6 @@ fn unhex(text: &str) -> Vec<u8> {
         .step_by(2)
         .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
         .collect()
-}
-
-/// Checks that what `language` wrote back is what Rust wrote, read as the
-/// same type (for the old / new pairs: as the version Rust reads with).
-fn check_relayed(language: &str, input: &str, output: &str) {
-    let mut built = 0;
-    let mut relayed = 0;
-    let inputs: Vec<&str> = input.lines().collect();
-    for (i, line) in output.lines().enumerate() {
-        let (kind, data) = line.split_once(' ').unwrap();
-        let back = unhex(data);
-        let context = || format!("{language}, {kind} #{i}: {data}");
-        match kind {
-            "built_point" => {
-                let point = Point {
-                    x: 1,
-                    y: -2,
-                    z: Some(3),
-                    unknown: Default::default(),
-                };
-                assert_eq!(from_slice::<Point>(&back).unwrap(), point, "{}", context());
-                assert_eq!(back, to_vec(&point).unwrap(), "{}", context());
-                built += 1;
-                continue;
-            }
-            "built_profile" => {
-                let profile = v2::Profile {
-                    id: (1 << 60) + 1,
-                    name: "Ada".into(),
-                    email: Some("ada@example.com".into()),
-                    visits: 3,
-                    unknown: Default::default(),
-                };
-                assert_eq!(
-                    from_slice::<v2::Profile>(&back).unwrap(),
-                    profile,
-                    "{}",
-                    context()
-                );
-                assert_eq!(back, to_vec(&profile).unwrap(), "{}", context());
-                built += 1;
-                continue;
-            }
-            "built_status" => {
-                assert_eq!(
-                    from_slice::<Status>(&back).unwrap(),
-                    Status::OnHold,
-                    "{}",
-                    context()
-                );
-                built += 1;
-                continue;
-            }
-            _ => {}
-        }
-        let (in_kind, in_data) = inputs[i].split_once(' ').unwrap();
-        assert_eq!(kind, in_kind);
-        let sent = unhex(in_data);
-        match kind {
-            "everything" => {
-                let value: Everything = from_slice(&sent).unwrap();
-                let read = from_slice::<Everything>(&back)
-                    .unwrap_or_else(|e| panic!("{}: {e}", context()));
-                assert_eq!(read, value, "{}", context());
-            }
-            "v1" | "v2_by_v1" | "v2" => {
-                // A v1 relay keeps the fields only v2 knows as unknown ones.
-                let value: v2::Profile = from_slice(&sent).unwrap();
-                assert_eq!(
-                    from_slice::<v2::Profile>(&back).unwrap(),
-                    value,
-                    "{}",
-                    context()
-                );
-                let value: v1::Profile = from_slice(&sent).unwrap();
-                assert_eq!(
-                    from_slice::<v1::Profile>(&back).unwrap(),
-                    value,
-                    "{}",
-                    context()
-                );
-            }
-            "v1_by_v2" => {
-                // A v2 reader of v1 data: what Rust's v2 reads of it.
-                let value: v2::Profile = from_slice(&sent).unwrap();
-                assert_eq!(
-                    from_slice::<v2::Profile>(&back).unwrap(),
-                    value,
-                    "{}",
-                    context()
-                );
-                assert_eq!(back, to_vec(&value).unwrap(), "{}", context());
-                relayed += 1;
-                continue;
-            }
-            _ => panic!("unknown kind {kind}"),
-        }
-        assert_eq!(hex(&back), in_data, "{}: the bytes differ", context());
-        relayed += 1;
-    }
-    assert_eq!(relayed, inputs.len(), "{language}: every value relayed");
-    assert_eq!(built, 3, "{language}: every value built");
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
