@@ -154,7 +154,8 @@ def _w_optional(inner: Writer[T]) -> Writer[T | None]:
 
 
 def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
-    return lambda value: [item(v) for item, v in zip(items, value)]
+    # A tuple, not a list: it may be a map key.
+    return lambda value: tuple(item(v) for item, v in zip(items, value))
 
 
 def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:

@@ -156,7 +156,8 @@ def _w_optional(inner: Writer[T]) -> Writer[T | None]:
 
 
 def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
-    return lambda value: [item(v) for item, v in zip(items, value)]
+    # A tuple, not a list: it may be a map key.
+    return lambda value: tuple(item(v) for item, v in zip(items, value))
 
 
 def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:
@@ -218,6 +219,8 @@ class Everything:
     pair: tuple[int, str]
     extra: Any
     labels: list[str] = field(default_factory=lambda: _list(_str)(_from_hex("90"), "Everything.labels"))
+    grid: dict[tuple[int, int], str]
+    gaps: list[int | None]
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -243,7 +246,9 @@ class Everything:
             pair=_required(fields, 18, "pair", _tuple(_int, _str), at),
             extra=_required(fields, 19, "extra", _any, at),
             labels=_defaulted(fields, 20, _list(_str), f"{at}.labels", lambda: _list(_str)(_from_hex("90"), f"{at}.labels")),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)),
+            grid=_required(fields, 21, "grid", _dict(_tuple(_int, _int), _str), at),
+            gaps=_required(fields, 22, "gaps", _list(_optional(_int)), at),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22)),
         )
 
     def to_msgpack(self) -> Any:
@@ -271,6 +276,8 @@ class Everything:
         entries.append((19, _w(self.extra)))
         if _w_list(_w)(self.labels) != _w_list(_w)(_list(_str)(_from_hex("90"), "Everything.labels")):
             entries.append((20, _w_list(_w)(self.labels)))
+        entries.append((21, _w_dict(_w_tuple(_w, _w), _w)(self.grid)))
+        entries.append((22, _w_list(_w_optional(_w))(self.gaps)))
         return _struct(entries, self.unknown_fields, False)
 
 

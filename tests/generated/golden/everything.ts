@@ -346,6 +346,10 @@ export interface Everything {
   "extra": unknown;
   /** tag 20 */
   "labels": Array<string>;
+  /** tag 21 */
+  "grid": Map<[Int, Int], string>;
+  /** tag 22 */
+  "gaps": Array<(Int | null)>;
   /** The fields this version does not know, written back as they came. */
   $unknown?: UnknownFields;
 }
@@ -374,12 +378,14 @@ function read$Everything(value: unknown, at: string): Everything {
     "pair": required(fields, "18", "pair", ((value: unknown, at: string): [Int, string] => { const t = readTuple(value, at, 2); return [readInt(t[0], `${at}[0]`), readStr(t[1], `${at}[1]`)]; }), at),
     "extra": required(fields, "19", "extra", readAny, at),
     "labels": defaulted(fields, "20", readArray(readStr), `${at}.labels`, () => readArray(readStr)(fromHex("90"), at)),
+    "grid": required(fields, "21", "grid", readMap(((value: unknown, at: string): [Int, Int] => { const t = readTuple(value, at, 2); return [readInt(t[0], `${at}[0]`), readInt(t[1], `${at}[1]`)]; }), readStr), at),
+    "gaps": required(fields, "22", "gaps", readArray(readOptional(readInt)), at),
   };
   const f3 = optional(fields, "4", readStr, `${at}.displayName`);
   if (f3 !== undefined) out["displayName"] = f3;
   const f15 = optional(fields, "17", read$Node, `${at}.tree`);
   if (f15 !== undefined) out["tree"] = f15;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20"]);
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -430,6 +436,10 @@ function write$Everything(w: MsgPackWriter, value: Everything): void {
   entries.push([19, (w) => writeAny(w, f17)]);
   const f18 = value["labels"];
   if (!sameBytes(writeArray(writeStr), f18, readArray(readStr)(fromHex("90"), "Everything.labels"))) entries.push([20, (w) => writeArray(writeStr)(w, f18)]);
+  const f19 = value["grid"];
+  entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [Int, Int]): void => { w.array(2); writeInt(w, v[0]); writeInt(w, v[1]); }), writeStr)(w, f19)]);
+  const f20 = value["gaps"];
+  entries.push([22, (w) => writeArray(writeOptional(writeInt))(w, f20)]);
   writeStruct(w, entries, value.$unknown, false);
 }
 

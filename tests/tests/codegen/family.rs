@@ -56,6 +56,11 @@ pub struct Everything {
     pub extra: Value,
     #[msgpack(tag = 20, omit_default)]
     pub labels: Vec<String>,
+    /// Keys that are arrays.
+    #[msgpack(tag = 21)]
+    pub grid: BTreeMap<(i8, i8), String>,
+    #[msgpack(tag = 22)]
+    pub gaps: Vec<Option<i32>>,
     #[msgpack(unknown)]
     pub unknown: UnknownFields,
 }
@@ -277,12 +282,14 @@ prop_compose! {
         pair in (any::<i16>(), text()),
         extra in value(),
         labels in vec(text(), 0..3),
+        grid in btree_map((any::<i8>(), any::<i8>()), text(), 0..3),
+        gaps in vec(proptest::option::of(any::<i32>()), 0..4),
         unknown in unknown(40..45),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, unknown,
         }
     }
 }
