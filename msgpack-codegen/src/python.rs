@@ -72,7 +72,8 @@ fn attribute(ty: &str, name: &str) -> Result<String, Error> {
     if !valid || name == UNKNOWN {
         return Err(Error(format!("{ty}.{name}: not a Python attribute name")));
     }
-    Ok(if KEYWORDS.contains(&name) {
+    // `self` would clash with the constructor's own parameter.
+    Ok(if KEYWORDS.contains(&name) || name == "self" {
         format!("{name}_")
     } else {
         name.to_string()
