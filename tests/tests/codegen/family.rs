@@ -160,11 +160,22 @@ fn float() -> impl Strategy<Value = f64> {
     any::<f64>().prop_filter("not NaN", |x| !x.is_nan())
 }
 
-/// Timestamps whole to the millisecond within the range of JavaScript's
-/// `Date`, which keeps milliseconds only.
-fn timestamp() -> impl Strategy<Value = Timestamp> {
-    (-8_000_000_000_000i64..8_000_000_000_000, 0u32..1000)
-        .prop_map(|(seconds, millis)| Timestamp::new(seconds, millis * 1_000_000).unwrap())
+/// Timestamps of every width. With `whole_millis`, whole milliseconds
+/// within the range of JavaScript's `Date`, which keeps no more.
+fn timestamp(whole_millis: bool) -> BoxedStrategy<Timestamp> {
+    if whole_millis {
+        return (-8_000_000_000_000i64..8_000_000_000_000, 0u32..1000)
+            .prop_map(|(seconds, millis)| Timestamp::new(seconds, millis * 1_000_000).unwrap())
+            .boxed();
+    }
+    let new = |(seconds, nanos)| Timestamp::new(seconds, nanos).unwrap();
+    // timestamp 32, 64 and 96.
+    prop_oneof![
+        (0i64..1 << 32).prop_map(Timestamp::from_seconds),
+        (0i64..1 << 34, 0u32..1_000_000_000).prop_map(new),
+        (any::<i64>(), 0u32..1_000_000_000).prop_map(new),
+    ]
+    .boxed()
 }
 
 /// Values that read back the same in every language: no floats (an
@@ -271,10 +282,11 @@ prop_compose! {
 }
 
 prop_compose! {
-    pub fn everything()(
+    /// With `whole_millis`, timestamps that JavaScript's `Date` holds.
+    pub fn everything(whole_millis: bool)(
         head in everything_head(),
         blob in vec(any::<u8>(), 0..16),
-        at in timestamp(),
+        at in timestamp(whole_millis),
         status in status(),
         figure in figure(),
         point in point(),
