@@ -37,6 +37,16 @@ pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
     Ok(out)
 }
 
+/// A tag as a TypeScript literal: a bigint beyond 2^53, which a number
+/// would round.
+fn int(tag: u64) -> String {
+    if tag > (1 << 53) - 1 {
+        format!("{tag}n")
+    } else {
+        tag.to_string()
+    }
+}
+
 /// A TypeScript string literal.
 fn quote(text: &str) -> String {
     serde_json::to_string(text).expect("a string serializes")
@@ -252,7 +262,7 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
     let _ = writeln!(out, "  const entries: Entry[] = [];");
     for (i, field) in fields.iter().enumerate() {
         let key = quote(&field.name);
-        let tag = field.tag;
+        let tag = int(field.tag);
         let write = writer(member_shape(field));
         let _ = writeln!(out, "  const f{i} = value[{key}];");
         let push = format!("entries.push([{tag}, (w) => {write}(w, f{i})]);");
@@ -390,7 +400,7 @@ fn write_enum(out: &mut String, name: &str, variants: &[VariantDef]) {
                 out,
                 "      case {}:\n        w.int({});\n        return;",
                 quote(&variant.name),
-                variant.tag
+                int(variant.tag)
             );
         }
         let _ = writeln!(out, "    }}");
@@ -412,7 +422,7 @@ fn write_enum(out: &mut String, name: &str, variants: &[VariantDef]) {
         let _ = writeln!(
             out,
             "    w.map(1);\n    w.int({});\n    {write}(w, value[{key}]);\n    return;",
-            variant.tag
+            int(variant.tag)
         );
         let _ = writeln!(out, "  }}");
     }

@@ -221,6 +221,7 @@ class Everything:
     labels: list[str] = field(default_factory=lambda: _list(_str)(_from_hex("90"), "Everything.labels"))
     grid: dict[tuple[int, int], str]
     gaps: list[int | None]
+    far: int | None = None
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
     @staticmethod
@@ -248,7 +249,8 @@ class Everything:
             labels=_defaulted(fields, 20, _list(_str), f"{at}.labels", lambda: _list(_str)(_from_hex("90"), f"{at}.labels")),
             grid=_required(fields, 21, "grid", _dict(_tuple(_int, _int), _str), at),
             gaps=_required(fields, 22, "gaps", _list(_optional(_int)), at),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22)),
+            far=_optional_field(fields, 9007199254740993, _int, f"{at}.far"),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 9007199254740993)),
         )
 
     def to_msgpack(self) -> Any:
@@ -278,6 +280,8 @@ class Everything:
             entries.append((20, _w_list(_w)(self.labels)))
         entries.append((21, _w_dict(_w_tuple(_w, _w), _w)(self.grid)))
         entries.append((22, _w_list(_w_optional(_w))(self.gaps)))
+        if self.far is not None:
+            entries.append((9007199254740993, _w(self.far)))
         return _struct(entries, self.unknown_fields, False)
 
 

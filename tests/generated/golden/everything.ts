@@ -150,7 +150,7 @@ function defaulted<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>
 
 function unknownOf(fields: Map<string, unknown>, known: string[]): UnknownFields | undefined {
   const out: UnknownFields = new Map();
-  for (const [tag, value] of fields) if (!known.includes(tag)) out.set(readInt(keyOf(tag), "tag"), value);
+  for (const [tag, value] of fields) if (!known.includes(tag)) out.set(readInt(BigInt(tag), "tag"), value);
   return out.size > 0 ? out : undefined;
 }
 
@@ -350,6 +350,8 @@ export interface Everything {
   "grid": Map<[Int, Int], string>;
   /** tag 22 */
   "gaps": Array<(Int | null)>;
+  /** tag 9007199254740993 */
+  "far"?: Int;
   /** The fields this version does not know, written back as they came. */
   $unknown?: UnknownFields;
 }
@@ -385,7 +387,9 @@ function read$Everything(value: unknown, at: string): Everything {
   if (f3 !== undefined) out["displayName"] = f3;
   const f15 = optional(fields, "17", read$Node, `${at}.tree`);
   if (f15 !== undefined) out["tree"] = f15;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22"]);
+  const f21 = optional(fields, "9007199254740993", readInt, `${at}.far`);
+  if (f21 !== undefined) out["far"] = f21;
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "9007199254740993"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -440,6 +444,8 @@ function write$Everything(w: MsgPackWriter, value: Everything): void {
   entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [Int, Int]): void => { w.array(2); writeInt(w, v[0]); writeInt(w, v[1]); }), writeStr)(w, f19)]);
   const f20 = value["gaps"];
   entries.push([22, (w) => writeArray(writeOptional(writeInt))(w, f20)]);
+  const f21 = value["far"];
+  if (f21 !== undefined) entries.push([9007199254740993n, (w) => writeInt(w, f21)]);
   writeStruct(w, entries, value.$unknown, false);
 }
 

@@ -150,7 +150,7 @@ function defaulted<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>
 
 function unknownOf(fields: Map<string, unknown>, known: string[]): UnknownFields | undefined {
   const out: UnknownFields = new Map();
-  for (const [tag, value] of fields) if (!known.includes(tag)) out.set(readInt(keyOf(tag), "tag"), value);
+  for (const [tag, value] of fields) if (!known.includes(tag)) out.set(readInt(BigInt(tag), "tag"), value);
   return out.size > 0 ? out : undefined;
 }
 

@@ -61,6 +61,9 @@ pub struct Everything {
     pub grid: BTreeMap<(i8, i8), String>,
     #[msgpack(tag = 22)]
     pub gaps: Vec<Option<i32>>,
+    /// A tag a JavaScript number would round (2^53 + 1).
+    #[msgpack(tag = 9007199254740993)]
+    pub far: Option<i8>,
     #[msgpack(unknown)]
     pub unknown: UnknownFields,
 }
@@ -296,12 +299,13 @@ prop_compose! {
         labels in vec(text(), 0..3),
         grid in btree_map((any::<i8>(), any::<i8>()), text(), 0..3),
         gaps in vec(proptest::option::of(any::<i32>()), 0..4),
+        far in proptest::option::of(any::<i8>()),
         unknown in unknown(40..45),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, far, unknown,
         }
     }
 }
