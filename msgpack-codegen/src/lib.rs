@@ -94,6 +94,23 @@ impl std::error::Error for Error {}
 /// The readers of every type in `doc`, in `language`, as one file's text;
 /// `origin` (the schema document's path) is named in its first line.
 ///
+/// From a `build.rs`, on the committed schema document:
+///
+/// ```no_run
+/// use msgpack_codegen::Language;
+/// use msgpack_serde::schema::SchemaDocument;
+///
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     println!("cargo:rerun-if-changed=schema/order.json");
+///     let doc: SchemaDocument = serde_json::from_str(&std::fs::read_to_string("schema/order.json")?)?;
+///     for (language, dir) in [(Language::TypeScript, "web/src/generated"), (Language::Python, "service/generated")] {
+///         let code = msgpack_codegen::generate(&doc, language, "schema/order.json")?;
+///         std::fs::write(format!("{dir}/{}", language.file_name(&doc.root)), code)?;
+///     }
+///     Ok(())
+/// }
+/// ```
+///
 /// ```
 /// use msgpack_codegen::Language;
 /// use msgpack_serde::schema::Schema;
