@@ -32,6 +32,10 @@ def relay_figure(data: bytes) -> bytes:
     return everything.packb(everything.Figure.from_msgpack(everything.unpackb(data)).to_msgpack())
 
 
+def relay_level(data: bytes) -> bytes:
+    return everything.packb(everything.Level.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
 RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "everything": relay_everything,
     "v1": relay_v1,
@@ -41,6 +45,7 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "status": relay_status,
     "figure": relay_figure,
     "error_v1": relay_v1,
+    "error_level": relay_level,
     "error_figure": relay_figure,
 }
 

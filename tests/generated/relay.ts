@@ -20,6 +20,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   status: (b) => everything.encodeStatus(everything.decodeStatus(decode(b, everything.decoderOptions))),
   figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
   error_v1: relayV1,
+  error_level: (b) => everything.encodeLevel(everything.decodeLevel(decode(b, everything.decoderOptions))),
   error_figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
 };
 

@@ -221,6 +221,8 @@ class Everything:
     labels: list[str] = field(default_factory=lambda: _list(_str)(_from_hex("90"), "Everything.labels"))
     grid: dict[tuple[int, int], str]
     gaps: list[int | None]
+    levels: list[Level]
+    nothing: Nothing
     far: int | None = None
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
@@ -249,8 +251,10 @@ class Everything:
             labels=_defaulted(fields, 20, _list(_str), f"{at}.labels", lambda: _list(_str)(_from_hex("90"), f"{at}.labels")),
             grid=_required(fields, 21, "grid", _dict(_tuple(_int, _int), _str), at),
             gaps=_required(fields, 22, "gaps", _list(_optional(_int)), at),
+            levels=_required(fields, 23, "levels", _list(Level.from_msgpack), at),
+            nothing=_required(fields, 24, "nothing", Nothing.from_msgpack, at),
             far=_optional_field(fields, 9007199254740993, _int, f"{at}.far"),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 9007199254740993)),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 9007199254740993)),
         )
 
     def to_msgpack(self) -> Any:
@@ -280,6 +284,8 @@ class Everything:
             entries.append((20, _w_list(_w)(self.labels)))
         entries.append((21, _w_dict(_w_tuple(_w, _w), _w)(self.grid)))
         entries.append((22, _w_list(_w_optional(_w))(self.gaps)))
+        entries.append((23, _w_list(_w_msgpack)(self.levels)))
+        entries.append((24, _w_msgpack(self.nothing)))
         if self.far is not None:
             entries.append((9007199254740993, _w(self.far)))
         return _struct(entries, self.unknown_fields, False)
@@ -351,6 +357,22 @@ class FigureEmpty(Figure):
         return 4
 
 
+class Level(enum.Enum):
+    Low = 1
+    High = 2
+
+    @staticmethod
+    def from_msgpack(obj: Any, at: str = "Level") -> Level:
+        tag, _ = _variant(obj, at, "Level")
+        for member in Level:
+            if member.value == tag:
+                return member
+        raise ValueError(f"{at}: unknown variant tag {tag} of enum Level")
+
+    def to_msgpack(self) -> Any:
+        return self.value
+
+
 @dataclass(kw_only=True)
 class Node:
     """The schema's `Node`."""
@@ -370,6 +392,21 @@ class Node:
         entries: list[tuple[int, Any]] = []
         entries.append((1, _w(self.value)))
         entries.append((2, _w_list(_w_msgpack)(self.children)))
+        return _struct(entries, {}, False)
+
+
+@dataclass(kw_only=True)
+class Nothing:
+    """The schema's `Nothing`."""
+
+
+    @staticmethod
+    def from_msgpack(obj: Any, at: str = "Nothing") -> Nothing:
+        fields = _fields(obj, at, False)
+        return Nothing()
+
+    def to_msgpack(self) -> Any:
+        entries: list[tuple[int, Any]] = []
         return _struct(entries, {}, False)
 
 

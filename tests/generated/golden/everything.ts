@@ -350,6 +350,10 @@ export interface Everything {
   "grid": Map<[Int, Int], string>;
   /** tag 22 */
   "gaps": Array<(Int | null)>;
+  /** tag 23 */
+  "levels": Array<Level>;
+  /** tag 24 */
+  "nothing": Nothing;
   /** tag 9007199254740993 */
   "far"?: Int;
   /** The fields this version does not know, written back as they came. */
@@ -382,14 +386,16 @@ function read$Everything(value: unknown, at: string): Everything {
     "labels": defaulted(fields, "20", readArray(readStr), `${at}.labels`, () => readArray(readStr)(fromHex("90"), at)),
     "grid": required(fields, "21", "grid", readMap(((value: unknown, at: string): [Int, Int] => { const t = readTuple(value, at, 2); return [readInt(t[0], `${at}[0]`), readInt(t[1], `${at}[1]`)]; }), readStr), at),
     "gaps": required(fields, "22", "gaps", readArray(readOptional(readInt)), at),
+    "levels": required(fields, "23", "levels", readArray(read$Level), at),
+    "nothing": required(fields, "24", "nothing", read$Nothing, at),
   };
   const f3 = optional(fields, "4", readStr, `${at}.displayName`);
   if (f3 !== undefined) out["displayName"] = f3;
   const f15 = optional(fields, "17", read$Node, `${at}.tree`);
   if (f15 !== undefined) out["tree"] = f15;
-  const f21 = optional(fields, "9007199254740993", readInt, `${at}.far`);
-  if (f21 !== undefined) out["far"] = f21;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "9007199254740993"]);
+  const f23 = optional(fields, "9007199254740993", readInt, `${at}.far`);
+  if (f23 !== undefined) out["far"] = f23;
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "9007199254740993"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -444,8 +450,12 @@ function write$Everything(w: MsgPackWriter, value: Everything): void {
   entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [Int, Int]): void => { w.array(2); writeInt(w, v[0]); writeInt(w, v[1]); }), writeStr)(w, f19)]);
   const f20 = value["gaps"];
   entries.push([22, (w) => writeArray(writeOptional(writeInt))(w, f20)]);
-  const f21 = value["far"];
-  if (f21 !== undefined) entries.push([9007199254740993n, (w) => writeInt(w, f21)]);
+  const f21 = value["levels"];
+  entries.push([23, (w) => writeArray(write$Level)(w, f21)]);
+  const f22 = value["nothing"];
+  entries.push([24, (w) => write$Nothing(w, f22)]);
+  const f23 = value["far"];
+  if (f23 !== undefined) entries.push([9007199254740993n, (w) => writeInt(w, f23)]);
   writeStruct(w, entries, value.$unknown, false);
 }
 
@@ -557,6 +567,57 @@ function write$FigurePolygon(w: MsgPackWriter, value: FigurePolygon): void {
   writeStruct(w, entries, undefined, false);
 }
 
+export type Level =
+  | "Low"
+  | "High";
+
+export function decodeLevel(value: unknown): Level {
+  return read$Level(value, "Level");
+}
+
+function read$Level(value: unknown, at: string): Level {
+  let tag: string;
+  let payload: unknown = null;
+  if (typeof value === "number" || typeof value === "bigint") {
+    tag = String(value);
+  } else if (isMap(value) && Object.keys(value).length === 1) {
+    const prop = Object.keys(value)[0];
+    tag = String(keyOf(prop));
+    payload = value[prop];
+  } else {
+    return fail(at, "a variant of Level", value);
+  }
+  switch (tag) {
+    case "1":
+      return "Low";
+    case "2":
+      return "High";
+    default:
+      throw new Error(`${at}: unknown variant tag ${tag} of enum Level`);
+  }
+}
+
+export function encodeLevel(value: Level): Uint8Array {
+  const w = new MsgPackWriter();
+  write$Level(w, value);
+  return w.finish();
+}
+
+function write$Level(w: MsgPackWriter, value: Level): void {
+  if (typeof value === "string") {
+    switch (value) {
+      case "Low":
+        w.int(1);
+        return;
+      case "High":
+        w.int(2);
+        return;
+    }
+    throw new Error(`not a variant of Level: ${String(value)}`);
+  }
+  throw new Error("not a variant of Level");
+}
+
 export interface Node {
   /** tag 1 */
   "value": Int;
@@ -589,6 +650,31 @@ function write$Node(w: MsgPackWriter, value: Node): void {
   entries.push([1, (w) => writeInt(w, f0)]);
   const f1 = value["children"];
   entries.push([2, (w) => writeArray(write$Node)(w, f1)]);
+  writeStruct(w, entries, undefined, false);
+}
+
+export interface Nothing {
+}
+
+export function decodeNothing(value: unknown): Nothing {
+  return read$Nothing(value, "Nothing");
+}
+
+function read$Nothing(value: unknown, at: string): Nothing {
+  const fields = fieldsOf(value, at, false);
+  const out: Nothing = {
+  };
+  return out;
+}
+
+export function encodeNothing(value: Nothing): Uint8Array {
+  const w = new MsgPackWriter();
+  write$Nothing(w, value);
+  return w.finish();
+}
+
+function write$Nothing(w: MsgPackWriter, value: Nothing): void {
+  const entries: Entry[] = [];
   writeStruct(w, entries, undefined, false);
 }
 

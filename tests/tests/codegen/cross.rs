@@ -87,6 +87,7 @@ fn input(whole_millis: bool) -> String {
     // A tag no variant has: `other` catches it, else it is an error.
     push("status", to_vec(&msgpack!(9)).unwrap());
     push("error_figure", to_vec(&msgpack!({9: 1})).unwrap());
+    push("error_level", to_vec(&msgpack!(3)).unwrap());
     // A required field absent.
     push("error_v1", to_vec(&msgpack!({1: 7})).unwrap());
     // The reader's rules for map and array input.
@@ -188,6 +189,11 @@ fn check_relayed(language: &str, input: &str, output: &str) {
             "error_v1" => assert_eq!(
                 error,
                 Some("Profile: missing field `name` (tag 2)"),
+                "{context}"
+            ),
+            "error_level" => assert_eq!(
+                error,
+                Some("Level: unknown variant tag 3 of enum Level"),
                 "{context}"
             ),
             "error_figure" => assert_eq!(

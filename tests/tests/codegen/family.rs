@@ -61,6 +61,10 @@ pub struct Everything {
     pub grid: BTreeMap<(i8, i8), String>,
     #[msgpack(tag = 22)]
     pub gaps: Vec<Option<i32>>,
+    #[msgpack(tag = 23)]
+    pub levels: Vec<Level>,
+    #[msgpack(tag = 24)]
+    pub nothing: Nothing,
     /// A tag a JavaScript number would round (2^53 + 1).
     #[msgpack(tag = 9007199254740993)]
     pub far: Option<i8>,
@@ -78,6 +82,19 @@ pub enum Status {
     #[msgpack(tag = 0, other)]
     Unknown,
 }
+
+/// Unit variants without a catch-all: an unknown number is an error.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub enum Level {
+    #[msgpack(tag = 1)]
+    Low,
+    #[msgpack(tag = 2)]
+    High,
+}
+
+/// A struct of no fields: an empty map.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Nothing {}
 
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub enum Figure {
@@ -299,13 +316,14 @@ prop_compose! {
         labels in vec(text(), 0..3),
         grid in btree_map((any::<i8>(), any::<i8>()), text(), 0..3),
         gaps in vec(proptest::option::of(any::<i32>()), 0..4),
+        levels in vec(prop_oneof![Just(Level::Low), Just(Level::High)], 0..3),
         far in proptest::option::of(any::<i8>()),
         unknown in unknown(40..45),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, far, unknown,
         }
     }
 }
