@@ -62,18 +62,17 @@ pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
     Ok(out)
 }
 
-/// A field's attribute name: its JSON name, `_` after a keyword.
+/// A field's attribute name: its JSON name, `_` after a keyword and
+/// before a tuple struct's field number.
 fn attribute(ty: &str, name: &str) -> Result<String, Error> {
-    let valid = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !valid || name == UNKNOWN {
+    let word = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !word || name == UNKNOWN {
         return Err(Error(format!("{ty}.{name}: not a Python attribute name")));
     }
-    // `self` would clash with the constructor's own parameter.
-    Ok(if KEYWORDS.contains(&name) || name == "self" {
+    Ok(if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{name}")
+    } else if KEYWORDS.contains(&name) || name == "self" {
+        // `self` would clash with the constructor's own parameter.
         format!("{name}_")
     } else {
         name.to_string()

@@ -63,6 +63,11 @@ fn python_renames_keywords_and_refuses_names_that_are_no_identifiers() {
         "{python}"
     );
 
+    // A tuple struct's fields are named by position.
+    let doc = struct_of(r#"{"name":"0","tag":1,"shape":"int","presence":"required"}"#);
+    let python = msgpack_codegen::generate(&doc, Language::Python, "a.json").unwrap();
+    assert!(python.contains("    _0: int\n"), "{python}");
+
     let doc = struct_of(r#"{"name":"user-name","tag":1,"shape":"str","presence":"required"}"#);
     assert_eq!(
         msgpack_codegen::generate(&doc, Language::Python, "a.json")

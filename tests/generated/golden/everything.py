@@ -197,6 +197,28 @@ def _w_msgpack(value: Any) -> Any:
 
 
 @dataclass(kw_only=True)
+class Coord:
+    """The schema's `Coord`."""
+
+    _0: int
+    _1: int
+
+    @staticmethod
+    def from_msgpack(obj: Any, at: str = "Coord") -> Coord:
+        fields = _fields(obj, at, False)
+        return Coord(
+            _0=_required(fields, 0, "0", _int, at),
+            _1=_required(fields, 1, "1", _int, at),
+        )
+
+    def to_msgpack(self) -> Any:
+        entries: list[tuple[int, Any]] = []
+        entries.append((0, _w(self._0)))
+        entries.append((1, _w(self._1)))
+        return _struct(entries, {}, False)
+
+
+@dataclass(kw_only=True)
 class Everything:
     """The schema's `Everything`."""
 
@@ -223,6 +245,7 @@ class Everything:
     gaps: list[int | None]
     levels: list[Level]
     nothing: Nothing
+    coord: Coord
     far: int | None = None
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
@@ -253,8 +276,9 @@ class Everything:
             gaps=_required(fields, 22, "gaps", _list(_optional(_int)), at),
             levels=_required(fields, 23, "levels", _list(Level.from_msgpack), at),
             nothing=_required(fields, 24, "nothing", Nothing.from_msgpack, at),
+            coord=_required(fields, 25, "coord", Coord.from_msgpack, at),
             far=_optional_field(fields, 9007199254740993, _int, f"{at}.far"),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 9007199254740993)),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 9007199254740993)),
         )
 
     def to_msgpack(self) -> Any:
@@ -286,6 +310,7 @@ class Everything:
         entries.append((22, _w_list(_w_optional(_w))(self.gaps)))
         entries.append((23, _w_list(_w_msgpack)(self.levels)))
         entries.append((24, _w_msgpack(self.nothing)))
+        entries.append((25, _w_msgpack(self.coord)))
         if self.far is not None:
             entries.append((9007199254740993, _w(self.far)))
         return _struct(entries, self.unknown_fields, False)

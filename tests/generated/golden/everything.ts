@@ -307,6 +307,41 @@ function sameBytes<T>(write: Writer<T>, a: T, b: T): boolean {
   return p.length === q.length && p.every((byte, i) => byte === q[i]);
 }
 
+export interface Coord {
+  /** tag 0 */
+  "0": Int;
+  /** tag 1 */
+  "1": Int;
+}
+
+export function decodeCoord(value: unknown): Coord {
+  return read$Coord(value, "Coord");
+}
+
+function read$Coord(value: unknown, at: string): Coord {
+  const fields = fieldsOf(value, at, false);
+  const out: Coord = {
+    "0": required(fields, "0", "0", readInt, at),
+    "1": required(fields, "1", "1", readInt, at),
+  };
+  return out;
+}
+
+export function encodeCoord(value: Coord): Uint8Array {
+  const w = new MsgPackWriter();
+  write$Coord(w, value);
+  return w.finish();
+}
+
+function write$Coord(w: MsgPackWriter, value: Coord): void {
+  const entries: Entry[] = [];
+  const f0 = value["0"];
+  entries.push([0, (w) => writeInt(w, f0)]);
+  const f1 = value["1"];
+  entries.push([1, (w) => writeInt(w, f1)]);
+  writeStruct(w, entries, undefined, false);
+}
+
 export interface Everything {
   /** tag 1 */
   "id": Int;
@@ -354,6 +389,8 @@ export interface Everything {
   "levels": Array<Level>;
   /** tag 24 */
   "nothing": Nothing;
+  /** tag 25 */
+  "coord": Coord;
   /** tag 9007199254740993 */
   "far"?: Int;
   /** The fields this version does not know, written back as they came. */
@@ -388,14 +425,15 @@ function read$Everything(value: unknown, at: string): Everything {
     "gaps": required(fields, "22", "gaps", readArray(readOptional(readInt)), at),
     "levels": required(fields, "23", "levels", readArray(read$Level), at),
     "nothing": required(fields, "24", "nothing", read$Nothing, at),
+    "coord": required(fields, "25", "coord", read$Coord, at),
   };
   const f3 = optional(fields, "4", readStr, `${at}.displayName`);
   if (f3 !== undefined) out["displayName"] = f3;
   const f15 = optional(fields, "17", read$Node, `${at}.tree`);
   if (f15 !== undefined) out["tree"] = f15;
-  const f23 = optional(fields, "9007199254740993", readInt, `${at}.far`);
-  if (f23 !== undefined) out["far"] = f23;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "9007199254740993"]);
+  const f24 = optional(fields, "9007199254740993", readInt, `${at}.far`);
+  if (f24 !== undefined) out["far"] = f24;
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "9007199254740993"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -454,8 +492,10 @@ function write$Everything(w: MsgPackWriter, value: Everything): void {
   entries.push([23, (w) => writeArray(write$Level)(w, f21)]);
   const f22 = value["nothing"];
   entries.push([24, (w) => write$Nothing(w, f22)]);
-  const f23 = value["far"];
-  if (f23 !== undefined) entries.push([9007199254740993n, (w) => writeInt(w, f23)]);
+  const f23 = value["coord"];
+  entries.push([25, (w) => write$Coord(w, f23)]);
+  const f24 = value["far"];
+  if (f24 !== undefined) entries.push([9007199254740993n, (w) => writeInt(w, f24)]);
   writeStruct(w, entries, value.$unknown, false);
 }
 

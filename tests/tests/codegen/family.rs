@@ -65,6 +65,8 @@ pub struct Everything {
     pub levels: Vec<Level>,
     #[msgpack(tag = 24)]
     pub nothing: Nothing,
+    #[msgpack(tag = 25)]
+    pub coord: Coord,
     /// A tag a JavaScript number would round (2^53 + 1).
     #[msgpack(tag = 9007199254740993)]
     pub far: Option<i8>,
@@ -91,6 +93,10 @@ pub enum Level {
     #[msgpack(tag = 2)]
     High,
 }
+
+/// A tuple struct: its fields named and numbered by position.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Coord(pub i32, pub i32);
 
 /// A struct of no fields: an empty map.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
@@ -317,13 +323,14 @@ prop_compose! {
         grid in btree_map((any::<i8>(), any::<i8>()), text(), 0..3),
         gaps in vec(proptest::option::of(any::<i32>()), 0..4),
         levels in vec(prop_oneof![Just(Level::Low), Just(Level::High)], 0..3),
+        coord in (any::<i32>(), any::<i32>()),
         far in proptest::option::of(any::<i8>()),
         unknown in unknown(40..45),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), far, unknown,
         }
     }
 }
