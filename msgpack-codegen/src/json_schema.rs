@@ -36,6 +36,7 @@ pub fn json_schema(doc: &SchemaDocument) -> Result<Value, Error> {
 
 fn type_schema(def: &TypeDef) -> Value {
     match def {
+        TypeDef::Struct { unit: true, .. } => json!({"type": "null"}),
         TypeDef::Struct {
             fields, unknown, ..
         } => object(fields, *unknown),

@@ -33,6 +33,7 @@ pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
     for (name, def) in &doc.types {
         out.push_str("\n\n");
         match def {
+            TypeDef::Struct { unit: true, .. } => unit_struct(&mut out, name),
             TypeDef::Struct {
                 layout,
                 fields,
@@ -287,6 +288,30 @@ fn struct_body(
     };
     let _ = writeln!(out, "        return _struct(entries, {unknown}, {array})");
     Ok(())
+}
+
+/// A unit struct: nil on the wire.
+fn unit_struct(out: &mut String, name: &str) {
+    let _ = writeln!(out, "@dataclass\nclass {name}:");
+    let _ = writeln!(
+        out,
+        "    \"\"\"The schema's `{name}`: a unit struct, nil on the wire.\"\"\"\n"
+    );
+    let _ = writeln!(out, "    @staticmethod");
+    let _ = writeln!(
+        out,
+        "    def from_msgpack(obj: Any, at: str = {}) -> {name}:",
+        quote(name)
+    );
+    let _ = writeln!(
+        out,
+        "        if obj is not None:\n            _fail(at, \"nil\", obj)"
+    );
+    let _ = writeln!(out, "        return {name}()");
+    let _ = writeln!(
+        out,
+        "\n    def to_msgpack(self) -> Any:\n        return None"
+    );
 }
 
 fn unit_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<(), Error> {

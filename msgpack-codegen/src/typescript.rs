@@ -23,6 +23,7 @@ pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
     for (name, def) in &doc.types {
         out.push('\n');
         match def {
+            TypeDef::Struct { unit: true, .. } => write_unit(&mut out, name),
             TypeDef::Struct {
                 layout,
                 fields,
@@ -281,6 +282,41 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
         "undefined"
     };
     let _ = writeln!(out, "  writeStruct(w, entries, {unknown}, {array});");
+    let _ = writeln!(out, "}}");
+}
+
+/// A unit struct: nil on the wire.
+fn write_unit(out: &mut String, name: &str) {
+    let _ = writeln!(out, "/** A unit struct: nil on the wire, null in JSON. */");
+    let _ = writeln!(out, "export interface {name} {{}}\n");
+    let _ = writeln!(
+        out,
+        "export function decode{name}(value: unknown): {name} {{"
+    );
+    let _ = writeln!(out, "  return read${name}(value, {});", quote(name));
+    let _ = writeln!(out, "}}\n");
+    let _ = writeln!(
+        out,
+        "function read${name}(value: unknown, at: string): {name} {{"
+    );
+    let _ = writeln!(
+        out,
+        "  return value === null ? {{}} : fail(at, \"nil\", value);"
+    );
+    let _ = writeln!(out, "}}\n");
+    let _ = writeln!(
+        out,
+        "export function encode{name}(value: {name}): Uint8Array {{"
+    );
+    let _ = writeln!(out, "  const w = new MsgPackWriter();");
+    let _ = writeln!(out, "  write${name}(w, value);");
+    let _ = writeln!(out, "  return w.finish();");
+    let _ = writeln!(out, "}}\n");
+    let _ = writeln!(
+        out,
+        "function write${name}(w: MsgPackWriter, _value: {name}): void {{"
+    );
+    let _ = writeln!(out, "  w.nil();");
     let _ = writeln!(out, "}}");
 }
 

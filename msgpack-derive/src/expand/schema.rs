@@ -27,6 +27,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 quote!(Map)
             };
             let unknown = fields.iter().any(|f| f.attrs.unknown.is_some());
+            let unit = matches!(cont.data, Data::Struct(Style::Unit, _));
             let fields = field_defs(cont, fields);
             quote! {
                 #schema::TypeDef::Struct {
@@ -34,6 +35,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                     fields: #fields,
                     reserved: #reserved,
                     unknown: #unknown,
+                    unit: #unit,
                 }
             }
         }

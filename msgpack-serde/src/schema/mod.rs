@@ -182,6 +182,10 @@ pub enum TypeDef {
         /// them back.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         unknown: bool,
+        /// Whether it is a unit struct (`struct Ping;`): nil on the wire,
+        /// `null` in JSON, and no fields.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unit: bool,
     },
     /// An enum: its variants by tag.
     Enum {
@@ -517,6 +521,7 @@ impl Registry {
                 fields: Vec::new(),
                 reserved: Vec::new(),
                 unknown: false,
+                unit: false,
             };
             self.types.insert(name.to_string(), placeholder);
             let definition = definition(self);

@@ -246,6 +246,7 @@ class Everything:
     levels: list[Level]
     nothing: Nothing
     coord: Coord
+    ping: Ping
     far: int | None = None
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
@@ -277,8 +278,9 @@ class Everything:
             levels=_required(fields, 23, "levels", _list(Level.from_msgpack), at),
             nothing=_required(fields, 24, "nothing", Nothing.from_msgpack, at),
             coord=_required(fields, 25, "coord", Coord.from_msgpack, at),
+            ping=_required(fields, 26, "ping", Ping.from_msgpack, at),
             far=_optional_field(fields, 9007199254740993, _int, f"{at}.far"),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 9007199254740993)),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 9007199254740993)),
         )
 
     def to_msgpack(self) -> Any:
@@ -311,6 +313,7 @@ class Everything:
         entries.append((23, _w_list(_w_msgpack)(self.levels)))
         entries.append((24, _w_msgpack(self.nothing)))
         entries.append((25, _w_msgpack(self.coord)))
+        entries.append((26, _w_msgpack(self.ping)))
         if self.far is not None:
             entries.append((9007199254740993, _w(self.far)))
         return _struct(entries, self.unknown_fields, False)
@@ -433,6 +436,20 @@ class Nothing:
     def to_msgpack(self) -> Any:
         entries: list[tuple[int, Any]] = []
         return _struct(entries, {}, False)
+
+
+@dataclass
+class Ping:
+    """The schema's `Ping`: a unit struct, nil on the wire."""
+
+    @staticmethod
+    def from_msgpack(obj: Any, at: str = "Ping") -> Ping:
+        if obj is not None:
+            _fail(at, "nil", obj)
+        return Ping()
+
+    def to_msgpack(self) -> Any:
+        return None
 
 
 @dataclass(kw_only=True)

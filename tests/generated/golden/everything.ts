@@ -391,6 +391,8 @@ export interface Everything {
   "nothing": Nothing;
   /** tag 25 */
   "coord": Coord;
+  /** tag 26 */
+  "ping": Ping;
   /** tag 9007199254740993 */
   "far"?: Int;
   /** The fields this version does not know, written back as they came. */
@@ -426,14 +428,15 @@ function read$Everything(value: unknown, at: string): Everything {
     "levels": required(fields, "23", "levels", readArray(read$Level), at),
     "nothing": required(fields, "24", "nothing", read$Nothing, at),
     "coord": required(fields, "25", "coord", read$Coord, at),
+    "ping": required(fields, "26", "ping", read$Ping, at),
   };
   const f3 = optional(fields, "4", readStr, `${at}.displayName`);
   if (f3 !== undefined) out["displayName"] = f3;
   const f15 = optional(fields, "17", read$Node, `${at}.tree`);
   if (f15 !== undefined) out["tree"] = f15;
-  const f24 = optional(fields, "9007199254740993", readInt, `${at}.far`);
-  if (f24 !== undefined) out["far"] = f24;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "9007199254740993"]);
+  const f25 = optional(fields, "9007199254740993", readInt, `${at}.far`);
+  if (f25 !== undefined) out["far"] = f25;
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "9007199254740993"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -494,8 +497,10 @@ function write$Everything(w: MsgPackWriter, value: Everything): void {
   entries.push([24, (w) => write$Nothing(w, f22)]);
   const f23 = value["coord"];
   entries.push([25, (w) => write$Coord(w, f23)]);
-  const f24 = value["far"];
-  if (f24 !== undefined) entries.push([9007199254740993n, (w) => writeInt(w, f24)]);
+  const f24 = value["ping"];
+  entries.push([26, (w) => write$Ping(w, f24)]);
+  const f25 = value["far"];
+  if (f25 !== undefined) entries.push([9007199254740993n, (w) => writeInt(w, f25)]);
   writeStruct(w, entries, value.$unknown, false);
 }
 
@@ -716,6 +721,27 @@ export function encodeNothing(value: Nothing): Uint8Array {
 function write$Nothing(w: MsgPackWriter, value: Nothing): void {
   const entries: Entry[] = [];
   writeStruct(w, entries, undefined, false);
+}
+
+/** A unit struct: nil on the wire, null in JSON. */
+export interface Ping {}
+
+export function decodePing(value: unknown): Ping {
+  return read$Ping(value, "Ping");
+}
+
+function read$Ping(value: unknown, at: string): Ping {
+  return value === null ? {} : fail(at, "nil", value);
+}
+
+export function encodePing(value: Ping): Uint8Array {
+  const w = new MsgPackWriter();
+  write$Ping(w, value);
+  return w.finish();
+}
+
+function write$Ping(w: MsgPackWriter, _value: Ping): void {
+  w.nil();
 }
 
 export interface Point {

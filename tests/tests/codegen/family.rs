@@ -67,6 +67,8 @@ pub struct Everything {
     pub nothing: Nothing,
     #[msgpack(tag = 25)]
     pub coord: Coord,
+    #[msgpack(tag = 26)]
+    pub ping: Ping,
     /// A tag a JavaScript number would round (2^53 + 1).
     #[msgpack(tag = 9007199254740993)]
     pub far: Option<i8>,
@@ -97,6 +99,10 @@ pub enum Level {
 /// A tuple struct: its fields named and numbered by position.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub struct Coord(pub i32, pub i32);
+
+/// A unit struct: nil.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Ping;
 
 /// A struct of no fields: an empty map.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
@@ -330,7 +336,7 @@ prop_compose! {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, far, unknown,
         }
     }
 }
