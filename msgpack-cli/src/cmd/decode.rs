@@ -3,18 +3,18 @@
 use std::io::Write;
 
 use msgpack_serde::core::Reader;
+use msgpack_serde::json::{self, ToJson};
 
 use crate::cli::DecodeArgs;
 use crate::error::{Failure, Result};
 use crate::frames::{FrameError, Frames};
 use crate::io::{input_name, open_input, open_output, read_all};
-use crate::to_json::{self, Style};
 
 pub fn run(args: &DecodeArgs) -> Result<()> {
-    let style = if args.plain {
-        Style::Plain
+    let options = if args.plain {
+        ToJson::plain()
     } else {
-        Style::Tagged
+        ToJson::tagged()
     };
     let name = input_name(args.io.file.as_deref());
     let mut out = open_output(args.io.output.as_ref())?;
@@ -33,10 +33,9 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
             let Some((offset, value)) = next else { break };
             json.clear();
             let mut reader = Reader::new(value);
-            to_json::write(
+            json::write_json(
                 &mut reader,
-                offset,
-                style,
+                options.offset(offset),
                 &mut serde_json::Serializer::new(&mut json),
             )
             .map_err(|error| json_failure(error, Some(number)))?;
@@ -47,17 +46,15 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
         let bytes = read_all(args.io.file.as_ref())?;
         let mut reader = Reader::new(&bytes);
         let result = if args.pretty {
-            to_json::write(
+            json::write_json(
                 &mut reader,
-                0,
-                style,
+                options,
                 &mut serde_json::Serializer::pretty(&mut json),
             )
         } else {
-            to_json::write(
+            json::write_json(
                 &mut reader,
-                0,
-                style,
+                options,
                 &mut serde_json::Serializer::new(&mut json),
             )
         };

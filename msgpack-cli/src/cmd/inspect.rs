@@ -5,13 +5,12 @@ use std::io::{IsTerminal, Write};
 
 use anstyle::{AnsiColor, Style};
 use msgpack_serde::core::{Marker, Token, TIMESTAMP_EXT_TYPE};
+use msgpack_serde::json::{self, MAX_DEPTH};
 use msgpack_serde::Timestamp;
 
 use crate::cli::{Color, InspectArgs};
 use crate::error::{Failure, Result};
 use crate::io::{open_output, read_all};
-use crate::tags;
-use crate::to_json::MAX_DEPTH;
 use crate::walk::{Item, Role, Walk};
 
 /// Bytes shown in the hex column before it is cut with `…`.
@@ -179,7 +178,7 @@ fn value_text(item: &Item<'_>) -> String {
         }
         Token::Bin(bytes) => format!("<{} bytes>", bytes.len()),
         Token::Ext(TIMESTAMP_EXT_TYPE, data) => match Timestamp::from_ext_data(data) {
-            Some(timestamp) => tags::timestamp_text(timestamp).unwrap_or_else(|| {
+            Some(timestamp) => json::timestamp_text(timestamp).unwrap_or_else(|| {
                 format!("{}s {}ns", timestamp.seconds(), timestamp.nanoseconds())
             }),
             None => format!("<{} bytes, not a valid timestamp>", data.len()),
