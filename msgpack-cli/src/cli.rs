@@ -56,6 +56,10 @@ pub struct EncodeArgs {
     /// Write floats that are exact in 32 bits as float 32.
     #[arg(long)]
     pub f32: bool,
+    /// A schema document (`T::schema()` as JSON): read field and variant names
+    /// as their tags, unknown tags kept as "#N".
+    #[arg(long, value_name = "SCHEMA")]
+    pub schema: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -72,6 +76,10 @@ pub struct DecodeArgs {
     /// as RFC 3339 strings, keys as strings (not reversible).
     #[arg(long)]
     pub plain: bool,
+    /// A schema document (`T::schema()` as JSON): field and variant names
+    /// instead of tags, unknown tags kept as "#N".
+    #[arg(long, value_name = "SCHEMA")]
+    pub schema: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -98,6 +106,10 @@ pub struct InspectArgs {
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+    /// A schema document (`T::schema()` as JSON): each tag annotated with
+    /// its field or variant name.
+    #[arg(long, value_name = "SCHEMA", conflicts_with = "summary")]
+    pub schema: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

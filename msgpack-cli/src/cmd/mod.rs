@@ -4,7 +4,7 @@ mod completions;
 mod decode;
 mod encode;
 mod inspect;
-mod schema;
+pub mod schema;
 mod summary;
 mod validate;
 mod validate_fast;

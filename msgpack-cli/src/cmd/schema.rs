@@ -68,7 +68,8 @@ pub fn json_schema(args: &SchemaJsonSchemaArgs) -> Result<()> {
     }
 }
 
-fn read(path: &std::path::Path) -> Result<SchemaDocument> {
+/// The schema document at `path`; not one is invalid data (exit 1).
+pub fn read(path: &std::path::Path) -> Result<SchemaDocument> {
     let name = path.display().to_string();
     let text = std::fs::read(path).map_err(|error| Failure::io(&name, error))?;
     serde_json::from_slice(&text)

@@ -11,3 +11,4 @@ mod errors;
 mod inspect;
 mod regression;
 mod roundtrip;
+mod schema_names;

@@ -61,7 +61,7 @@ fn python_has(module: &str) -> bool {
     found
 }
 
-fn sample<S: Strategy>(strategy: S) -> Vec<S::Value> {
+pub fn sample<S: Strategy>(strategy: S) -> Vec<S::Value> {
     let mut runner = TestRunner::deterministic();
     (0..CASES)
         .map(|_| strategy.new_tree(&mut runner).unwrap().current())
@@ -215,7 +215,7 @@ fn check_relayed(language: &str, input: &str, output: &str) {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -41,6 +41,14 @@ fn generated_files() -> Vec<(String, String)> {
         let schema = serde_json::to_string_pretty(&schema).unwrap() + "\n";
         files.push((format!("golden/{stem}.schema.json"), schema));
     }
+    // Values for `msgpack decode --schema` and `encode --schema` to carry
+    // over (msgpack-cli/tests/cli/codegen.rs), one hex line each.
+    let samples: Vec<String> = cross::sample(family::everything(false))
+        .iter()
+        .take(8)
+        .map(|value| cross::hex(&msgpack_serde::to_vec(value).unwrap()))
+        .collect();
+    files.push(("samples/everything.hex".into(), samples.join("\n") + "\n"));
     files
 }
 
