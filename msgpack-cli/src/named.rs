@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use msgpack_serde::core::{encode, Reader, Token};
+use msgpack_serde::json::MAX_DEPTH;
 use msgpack_serde::schema::{
     FieldDef, Layout, Payload, SchemaDocument, Shape, TypeDef, VariantDef,
 };
@@ -69,6 +70,9 @@ struct Rewrite<'a, 'd> {
     /// Where the rewrite is, as `$.field[2].other`.
     path: Vec<String>,
     names: Names,
+    /// Derived types entered and not left: a recursive type nests as deep
+    /// as its input, so this is bounded like the JSON's nesting.
+    depth: usize,
 }
 
 impl<'a, 'd> Rewrite<'a, 'd> {
@@ -81,6 +85,7 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             direction,
             path: Vec::new(),
             names: Names::new(),
+            depth: 0,
         }
     }
 
@@ -191,6 +196,16 @@ impl<'a, 'd> Rewrite<'a, 'd> {
         let Some(def) = doc.types.get(name) else {
             return Err(format!("the type `{name}` is not defined in the schema"));
         };
+        if self.depth == MAX_DEPTH {
+            return Err(self.fail(format!("nesting exceeds the depth limit of {MAX_DEPTH}")));
+        }
+        self.depth += 1;
+        let result = self.definition(name, def);
+        self.depth -= 1;
+        result
+    }
+
+    fn definition(&mut self, name: &str, def: &'d TypeDef) -> Result<(), String> {
         match def {
             TypeDef::Struct { unit: true, .. } => self.copy(),
             TypeDef::Struct { layout, fields, .. } => self.fields(name, fields, *layout),

@@ -126,6 +126,37 @@ fn a_value_that_does_not_match_the_schema_is_one_error_line() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
+/// A recursive type nests as deep as its input: bounded, never a stack
+/// overflow.
+#[test]
+fn a_recursive_type_nested_too_deep_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("node.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"Node","types":{"Node":{"kind":"struct","layout":"map","fields":[
+          {"name":"next","tag":1,"shape":{"optional":{"named":"Node"}},"presence":"optional"}]}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    // {1: {1: {1: ... {}}}}, 100 000 deep.
+    let mut bytes = b"\x81\x01".repeat(100_000);
+    bytes.push(0x80);
+    let output = msgpack()
+        .args(["decode", "--schema", schema])
+        .write_stdin(bytes)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "msgpack: nesting exceeds the depth limit of 512 at offset 1024, at $.next.next"
+        ),
+        "{stderr}"
+    );
+}
+
 /// The workspace's `tests/generated`: the family's schema and samples of
 /// its values that the cross-language tests commit.
 fn generated() -> PathBuf {
