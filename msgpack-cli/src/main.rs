@@ -14,11 +14,8 @@ mod cli;
 mod cmd;
 mod error;
 mod frames;
-mod from_json;
 mod io;
-mod string_keys;
-mod tags;
-mod to_json;
+mod named;
 mod walk;
 
 use std::process::ExitCode;

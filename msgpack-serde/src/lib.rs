@@ -31,6 +31,9 @@
 //! - [`Value`] keeps every MessagePack type; [`msgpack!`] builds one.
 //! - [`Timestamp`] and [`Ext`] are real ext values; [`RawValue`] passes
 //!   bytes through; [`StreamDeserializer`] reads values back to back.
+//! - Feature `json`: [`Value`] to and from `serde_json::Value`, and the
+//!   `json` module, JSON to MessagePack and back with no tree between
+//!   (tagged forms such as `{"$bin": "AQI="}` for what JSON cannot hold).
 //!
 //! The whole mapping of the serde data model is in [`Serializer`]'s docs.
 
@@ -45,6 +48,8 @@ mod de;
 mod error;
 mod ext;
 mod int_head;
+#[cfg(feature = "json")]
+pub mod json;
 mod macros;
 mod raw;
 pub mod read;

@@ -3,20 +3,23 @@
 use std::io::Write;
 
 use msgpack_serde::core::Reader;
+use msgpack_serde::json::{self, ToJson};
 
 use crate::cli::DecodeArgs;
+use crate::cmd::schema;
 use crate::error::{Failure, Result};
 use crate::frames::{FrameError, Frames};
 use crate::io::{input_name, open_input, open_output, read_all};
-use crate::to_json::{self, Style};
+use crate::named;
 
 pub fn run(args: &DecodeArgs) -> Result<()> {
-    let style = if args.plain {
-        Style::Plain
+    let options = if args.plain {
+        ToJson::plain()
     } else {
-        Style::Tagged
+        ToJson::tagged()
     };
     let name = input_name(args.io.file.as_deref());
+    let schema = args.schema.as_deref().map(schema::read).transpose()?;
     let mut out = open_output(args.io.output.as_ref())?;
     // Each value's JSON is written only once it is whole: invalid input
     // leaves no half value in the output (the values before it, in
@@ -31,12 +34,21 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
                 .next_value()
                 .map_err(|error| frame_failure(error, number, &name))?;
             let Some((offset, value)) = next else { break };
+            let renamed;
+            let value = match &schema {
+                Some(doc) => {
+                    renamed = named::to_names(doc, value)
+                        .map_err(|error| Failure::invalid(format!("line {number}: {error}")))?
+                        .0;
+                    &renamed[..]
+                }
+                None => value,
+            };
             json.clear();
             let mut reader = Reader::new(value);
-            to_json::write(
+            json::write_json(
                 &mut reader,
-                offset,
-                style,
+                options.offset(offset),
                 &mut serde_json::Serializer::new(&mut json),
             )
             .map_err(|error| json_failure(error, Some(number)))?;
@@ -44,20 +56,21 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
             out.write_all(&json)?;
         }
     } else {
-        let bytes = read_all(args.io.file.as_ref())?;
+        let mut bytes = read_all(args.io.file.as_ref())?;
+        if let Some(doc) = &schema {
+            bytes = named::to_names(doc, &bytes).map_err(Failure::invalid)?.0;
+        }
         let mut reader = Reader::new(&bytes);
         let result = if args.pretty {
-            to_json::write(
+            json::write_json(
                 &mut reader,
-                0,
-                style,
+                options,
                 &mut serde_json::Serializer::pretty(&mut json),
             )
         } else {
-            to_json::write(
+            json::write_json(
                 &mut reader,
-                0,
-                style,
+                options,
                 &mut serde_json::Serializer::new(&mut json),
             )
         };

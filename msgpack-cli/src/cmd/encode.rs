@@ -2,14 +2,25 @@
 
 use std::io::{BufRead, Write};
 
+use msgpack_serde::json::{self, FromJson};
+
 use crate::cli::EncodeArgs;
+use crate::cmd::schema;
 use crate::error::{Failure, Result};
-use crate::from_json::{self, Options};
 use crate::io::{input_name, open_input, open_output, read_all};
+use crate::named;
 
 pub fn run(args: &EncodeArgs) -> Result<()> {
-    let options = Options { f32: args.f32 };
+    let options = FromJson::tagged().f32(args.f32);
     let name = input_name(args.io.file.as_deref());
+    let schema = args.schema.as_deref().map(schema::read).transpose()?;
+    // With a schema, the names of the JSON as the tags of the derived types.
+    let tagged = |buffer: Vec<u8>| -> std::result::Result<Vec<u8>, String> {
+        match &schema {
+            Some(doc) => named::to_tags(doc, &buffer),
+            None => Ok(buffer),
+        }
+    };
     let mut out = open_output(args.io.output.as_ref())?;
     let mut buffer = Vec::with_capacity(1 << 12);
     if args.lines {
@@ -27,79 +38,26 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
             number += 1;
             if !line.iter().all(u8::is_ascii_whitespace) {
                 buffer.clear();
-                encode(&line, &mut buffer, options).map_err(|(message, at)| {
+                json::write_msgpack(&line, &mut buffer, options).map_err(|error| {
                     Failure::invalid(format!(
-                        "line {number}: {message} at offset {}",
-                        offset + at
+                        "line {number}: {} at offset {}",
+                        error.message(),
+                        offset + error.offset()
                     ))
                 })?;
-                out.write_all(&buffer)?;
+                let bytes = tagged(std::mem::take(&mut buffer))
+                    .map_err(|error| Failure::invalid(format!("line {number}: {error}")))?;
+                out.write_all(&bytes)?;
             }
             offset += read;
         }
     } else {
         let json = read_all(args.io.file.as_ref())?;
-        encode(&json, &mut buffer, options)
-            .map_err(|(message, at)| Failure::invalid(format!("{message} at offset {at}")))?;
-        out.write_all(&buffer)?;
+        json::write_msgpack(&json, &mut buffer, options).map_err(|error| {
+            Failure::invalid(format!("{} at offset {}", error.message(), error.offset()))
+        })?;
+        out.write_all(&tagged(buffer).map_err(Failure::invalid)?)?;
     }
     out.flush()?;
     Ok(())
-}
-
-/// Encodes the one JSON value of `json` into `out`; an error gives its
-/// message and byte offset.
-fn encode(
-    json: &[u8],
-    out: &mut Vec<u8>,
-    options: Options,
-) -> std::result::Result<(), (String, usize)> {
-    let mut deserializer = serde_json::Deserializer::from_slice(json);
-    // from_json counts MessagePack nesting instead.
-    deserializer.disable_recursion_limit();
-    let mut serializer = msgpack_serde::Serializer::new(std::mem::take(out));
-    let result = from_json::transcode(&mut deserializer, &mut serializer, options)
-        .map_err(|error| (error.to_string(), None))
-        .and_then(|()| {
-            deserializer
-                .end()
-                .map_err(|error| (error.to_string(), Some(error)))
-        });
-    *out = serializer.into_inner();
-    result.map_err(|(text, error)| locate(json, &text, error.as_ref()))
-}
-
-/// An error's message without serde_json's "at line L column C", and the
-/// byte offset that position is at.
-fn locate(json: &[u8], text: &str, error: Option<&serde_json::Error>) -> (String, usize) {
-    let (message, line, column) = match text.rsplit_once(" at line ") {
-        Some((message, position)) => {
-            let mut numbers = position
-                .split(" column ")
-                .map(|n| n.parse::<usize>().unwrap_or(0));
-            (
-                message.to_string(),
-                numbers.next().unwrap_or(0),
-                numbers.next().unwrap_or(0),
-            )
-        }
-        None => (
-            text.to_string(),
-            error.map_or(0, serde_json::Error::line),
-            error.map_or(0, serde_json::Error::column),
-        ),
-    };
-    let line_start = if line <= 1 {
-        0
-    } else {
-        json.iter()
-            .enumerate()
-            .filter(|(_, &byte)| byte == b'\n')
-            .nth(line - 2)
-            .map_or(json.len(), |(index, _)| index + 1)
-    };
-    (
-        message,
-        (line_start + column.saturating_sub(1)).min(json.len()),
-    )
 }

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use msgpack_serde::core::{Family, Token};
+use msgpack_serde::json::MAX_DEPTH;
 
 use crate::cli::InspectArgs;
 use crate::error::{Failure, Result};
 use crate::io::{open_output, read_all};
-use crate::to_json::MAX_DEPTH;
 use crate::walk::{Role, Walk};
 
 pub fn run(args: &InspectArgs) -> Result<()> {

@@ -3,44 +3,97 @@
 
 use std::cell::RefCell;
 
-use msgpack_serde::core::{Family, Reader, Token};
-use msgpack_serde::Timestamp;
-use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
+use msgpack_core::{Family, Reader, Token, TIMESTAMP_EXT_TYPE};
+use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-use crate::string_keys::StringKeys;
-use crate::tags;
+use super::string_keys::StringKeys;
+use super::tags::{self, ExtBody};
+use super::{Style, MAX_DEPTH};
+use crate::Timestamp;
 
-/// How what JSON cannot hold is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
-    /// The reversible tagged forms of [`tags`].
-    Tagged,
-    /// Ordinary JSON: bytes as base64 strings, timestamps as RFC 3339
-    /// strings, keys as strings, non-finite floats as `null`.
-    Plain,
+/// How MessagePack is written as JSON: [`tagged`](ToJson::tagged) or
+/// [`plain`](ToJson::plain), how deep it may nest, and where the value
+/// starts in a stream, for the offsets of errors.
+///
+/// ```
+/// use msgpack_serde::core::Reader;
+/// use msgpack_serde::json::{self, ToJson};
+///
+/// let bytes = b"\x91\xc4\x01\xff"; // [bin(ff)]
+/// let json = |options| {
+///     let mut out = Vec::new();
+///     let mut serializer = serde_json::Serializer::new(&mut out);
+///     json::write_json(&mut Reader::new(bytes), options, &mut serializer).map(|()| out)
+/// };
+/// assert_eq!(json(ToJson::tagged())?, br#"[{"$bin":"/w=="}]"#);
+/// assert_eq!(json(ToJson::plain())?, br#"["/w=="]"#);
+/// let error = json(ToJson::tagged().max_depth(0).offset(100)).unwrap_err();
+/// assert_eq!(error.to_string(), "nesting exceeds the depth limit of 0 at offset 100");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ToJson {
+    style: Style,
+    max_depth: usize,
+    base: usize,
 }
 
-/// The nesting depth `decode` follows before refusing the input.
-pub const MAX_DEPTH: usize = 512;
+impl ToJson {
+    /// The reversible tagged forms, nesting up to [`MAX_DEPTH`].
+    pub const fn tagged() -> ToJson {
+        ToJson {
+            style: Style::Tagged,
+            max_depth: MAX_DEPTH,
+            base: 0,
+        }
+    }
+
+    /// Ordinary, lossy JSON, nesting up to [`MAX_DEPTH`].
+    pub const fn plain() -> ToJson {
+        ToJson {
+            style: Style::Plain,
+            ..ToJson::tagged()
+        }
+    }
+
+    /// Refuses arrays and maps nested deeper than `depth`.
+    #[must_use]
+    pub const fn max_depth(mut self, depth: usize) -> ToJson {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Error offsets are `base` bytes on from the reader's: the value's
+    /// offset in a stream.
+    #[must_use]
+    pub const fn offset(mut self, base: usize) -> ToJson {
+        self.base = base;
+        self
+    }
+
+    /// The style.
+    pub const fn style(&self) -> Style {
+        self.style
+    }
+}
 
 /// Writes the value at the reader's position as JSON into `serializer`,
-/// leaving the reader after it. Error offsets are `base` bytes on from the
-/// reader's (the input's offset in a stream).
-pub fn write<S: Serializer>(
+/// leaving the reader after it. A map is an object when all its keys are
+/// strings, found in one pass over the value before it is written.
+pub fn write_json<S: Serializer>(
     reader: &mut Reader<'_>,
-    base: usize,
-    style: Style,
+    options: ToJson,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    let string_keys = (style == Style::Tagged).then(|| StringKeys::of(reader, MAX_DEPTH));
+    let string_keys =
+        (options.style == Style::Tagged).then(|| StringKeys::of(reader, options.max_depth));
     let cell = RefCell::new(reader.clone());
     let result = Node {
         reader: &cell,
-        style,
+        options,
         string_keys: string_keys.as_ref(),
         depth: 0,
-        base,
     }
     .serialize(serializer);
     *reader = cell.into_inner();
@@ -50,29 +103,27 @@ pub fn write<S: Serializer>(
 /// The next value of a shared reader, as something serde can serialize.
 struct Node<'r, 'a> {
     reader: &'r RefCell<Reader<'a>>,
-    style: Style,
+    options: ToJson,
     /// Tagged: which maps are written as objects.
     string_keys: Option<&'r StringKeys>,
     depth: usize,
-    base: usize,
 }
 
 impl<'r, 'a> Node<'r, 'a> {
     fn child(&self) -> Node<'r, 'a> {
         Node {
             reader: self.reader,
-            style: self.style,
+            options: self.options,
             string_keys: self.string_keys,
             depth: self.depth + 1,
-            base: self.base,
         }
     }
 
-    fn error<E: serde::ser::Error>(&self, error: msgpack_serde::core::Error) -> E {
+    fn error<E: serde::ser::Error>(&self, error: msgpack_core::Error) -> E {
         E::custom(format_args!(
             "{} at offset {}",
             error.kind(),
-            self.base + error.offset()
+            self.options.base + error.offset()
         ))
     }
 }
@@ -85,7 +136,7 @@ impl Serialize for Node<'_, '_> {
             .borrow_mut()
             .read_token()
             .map_err(|error| self.error(error))?;
-        let tagged = self.style == Style::Tagged;
+        let tagged = self.options.style == Style::Tagged;
         match token {
             Token::Nil => serializer.serialize_unit(),
             Token::Bool(value) => serializer.serialize_bool(value),
@@ -110,15 +161,15 @@ impl Serialize for Node<'_, '_> {
             Token::Bin(bytes) if tagged => tag(serializer, tags::BIN, &tags::base64(bytes)),
             Token::Bin(bytes) => serializer.serialize_str(&tags::base64(bytes)),
             Token::Ext(ext_type, data) => {
-                let text = (ext_type == msgpack_serde::core::TIMESTAMP_EXT_TYPE)
+                let text = (ext_type == TIMESTAMP_EXT_TYPE)
                     .then(|| Timestamp::from_ext_data(data))
                     .flatten()
                     .and_then(tags::timestamp_text);
                 match (text, tagged) {
                     (Some(text), true) => tag(serializer, tags::TIMESTAMP, &text),
                     (Some(text), false) => serializer.serialize_str(&text),
-                    (None, true) => tag(serializer, tags::EXT, &ExtBody { ext_type, data }),
-                    (None, false) => ExtBody { ext_type, data }.serialize(serializer),
+                    (None, true) => tag(serializer, tags::EXT, &ExtBody::of(ext_type, data)),
+                    (None, false) => ExtBody::of(ext_type, data).serialize(serializer),
                 }
             }
             Token::Array(len) => {
@@ -154,12 +205,13 @@ impl Serialize for Node<'_, '_> {
 }
 
 impl Node<'_, '_> {
-    /// Refuses a container past [`MAX_DEPTH`].
+    /// Refuses a container past the depth limit.
     fn enter<E: serde::ser::Error>(&self, offset: usize) -> Result<(), E> {
-        if self.depth >= MAX_DEPTH {
+        if self.depth >= self.options.max_depth {
             return Err(E::custom(format_args!(
-                "nesting exceeds the depth limit of {MAX_DEPTH} at offset {}",
-                self.base + offset
+                "nesting exceeds the depth limit of {} at offset {}",
+                self.options.max_depth,
+                self.options.base + offset
             )));
         }
         Ok(())
@@ -180,7 +232,7 @@ impl Node<'_, '_> {
                 .borrow_mut()
                 .read_str()
                 .map_err(|error| self.error::<E>(error))?;
-            return Ok(match self.style {
+            return Ok(match self.options.style {
                 Style::Tagged => tags::escape(text, first).unwrap_or_else(|| text.to_string()),
                 Style::Plain => text.to_string(),
             });
@@ -219,21 +271,6 @@ impl Serialize for Float {
     }
 }
 
-/// `{"type": 5, "data": "<base64>"}`.
-struct ExtBody<'a> {
-    ext_type: i8,
-    data: &'a [u8],
-}
-
-impl Serialize for ExtBody<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut body = serializer.serialize_struct("Ext", 2)?;
-        body.serialize_field("type", &self.ext_type)?;
-        body.serialize_field("data", &tags::base64(self.data))?;
-        body.end()
-    }
-}
-
 /// The entries of a map with non-string keys: `[[key, value], ...]`.
 struct Pairs<'r, 'a> {
     node: Node<'r, 'a>,
@@ -254,13 +291,12 @@ impl Serialize for Pairs<'_, '_> {
 mod tests {
     use super::*;
 
-    fn json(bytes: &[u8], style: Style) -> String {
+    fn json(bytes: &[u8], options: ToJson) -> String {
         let mut reader = Reader::new(bytes);
         let mut out = Vec::new();
-        write(
+        write_json(
             &mut reader,
-            0,
-            style,
+            options,
             &mut serde_json::Serializer::new(&mut out),
         )
         .unwrap();
@@ -322,8 +358,8 @@ mod tests {
             ),
         ];
         for (bytes, tagged, plain) in cases {
-            assert_eq!(json(bytes, Style::Tagged), *tagged, "{bytes:02x?}");
-            assert_eq!(json(bytes, Style::Plain), *plain, "{bytes:02x?}");
+            assert_eq!(json(bytes, ToJson::tagged()), *tagged, "{bytes:02x?}");
+            assert_eq!(json(bytes, ToJson::plain()), *plain, "{bytes:02x?}");
         }
     }
 
@@ -332,10 +368,9 @@ mod tests {
         let mut bytes = vec![0x91; MAX_DEPTH + 1];
         bytes.push(0xc0);
         let mut reader = Reader::new(&bytes);
-        let error = write(
+        let error = write_json(
             &mut reader,
-            0,
-            Style::Tagged,
+            ToJson::tagged(),
             &mut serde_json::Serializer::new(Vec::new()),
         )
         .unwrap_err();

@@ -4,14 +4,14 @@
 
 use std::cell::Cell;
 
-use msgpack_serde::core::{Reader, Token};
+use msgpack_core::{Reader, Token};
 
 /// For each map of one value, in the order the maps start: whether all its
 /// keys are strings. Found in one pass over the value. Asking each map in
 /// turn would skip its entries once for every map around it: depth times
 /// size.
 #[derive(Debug)]
-pub struct StringKeys {
+pub(crate) struct StringKeys {
     maps: Vec<bool>,
     next: Cell<usize>,
 }
@@ -27,7 +27,7 @@ impl StringKeys {
     /// Walks the value at the reader (which stays where it is), down to
     /// `max_depth` nested containers. A deeper or malformed value stops the
     /// walk; `decode` fails at the same place.
-    pub fn of(reader: &Reader<'_>, max_depth: usize) -> StringKeys {
+    pub(crate) fn of(reader: &Reader<'_>, max_depth: usize) -> StringKeys {
         let mut probe = reader.clone();
         let mut maps = Vec::new();
         // The outermost entry stands for the value itself.
@@ -75,7 +75,7 @@ impl StringKeys {
 
     /// Whether the next map, in the order maps start, has only string keys;
     /// `false` past those the walk reached.
-    pub fn next_map(&self) -> bool {
+    pub(crate) fn next_map(&self) -> bool {
         let index = self.next.get();
         self.next.set(index + 1);
         self.maps.get(index).copied().unwrap_or(false)

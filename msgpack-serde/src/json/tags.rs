@@ -1,56 +1,36 @@
-//! The JSON mapping of MessagePack, in one place: the tagged forms for
-//! what JSON cannot hold, how keys that look like tags are escaped, and the
-//! text forms of bytes and timestamps.
-//!
-//! | MessagePack | JSON from `decode` | `decode --plain` |
-//! |---|---|---|
-//! | nil, bool, integer, str, array | `null`, `true`, `42`, `"text"`, `[...]` | the same |
-//! | float 64 | `1.5`; NaN and infinities `{"$float64": "NaN"}`, `"Infinity"`, `"-Infinity"` | `1.5`; `null` |
-//! | float 32 | `{"$float32": 1.5}` | `1.5` |
-//! | bin | `{"$bin": "<base64>"}` | `"<base64>"` |
-//! | timestamp (ext -1) | `{"$timestamp": "2026-11-30T12:00:00.5Z"}` (RFC 3339, exact to the nanosecond); outside years 0000 to 9999, `$ext` | `"2026-11-30T12:00:00.5Z"` |
-//! | other ext | `{"$ext": {"type": 5, "data": "<base64>"}}` | the same object, untagged |
-//! | map with only str keys | `{"key": value}` | the same |
-//! | map with other keys | `{"$map": [[key, value], ...]}` | an object, keys as their JSON text (`"1"`, `"[1,2]"`), bin and timestamps as their string |
-//!
-//! A tag is the first key of an object and must be its only one. A map
-//! whose first key is a tag name, and any key starting with `$$`, get one
-//! more `$` on decode and lose it on encode, so every string survives.
-//!
-//! `decode | encode` gives back the bytes of any value in smallest form,
-//! with two limits: nesting stops at 512 levels both ways, and a NaN comes
-//! back as the quiet NaN (`0x7ff8000000000000`, float 32 `0x7fc00000`),
-//! its sign and payload lost. The other way, a JSON integer beyond
-//! MessagePack's (below `i64::MIN` or above `u64::MAX`) is read as the
-//! nearest float 64, as serde_json reads it.
+//! The tagged forms' names, how keys that look like tags are escaped, and
+//! the text forms of bytes, timestamps and non-finite floats: the parts of
+//! the mapping (see the [module](super)) both directions share.
 
+use std::borrow::Cow;
+
+use crate::Timestamp;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use msgpack_serde::Timestamp;
 
-pub const BIN: &str = "$bin";
-pub const EXT: &str = "$ext";
-pub const TIMESTAMP: &str = "$timestamp";
-pub const MAP: &str = "$map";
-pub const FLOAT32: &str = "$float32";
-pub const FLOAT64: &str = "$float64";
+pub(crate) const BIN: &str = "$bin";
+pub(crate) const EXT: &str = "$ext";
+pub(crate) const TIMESTAMP: &str = "$timestamp";
+pub(crate) const MAP: &str = "$map";
+pub(crate) const FLOAT32: &str = "$float32";
+pub(crate) const FLOAT64: &str = "$float64";
 
 /// Every tag name.
-pub const TAGS: [&str; 6] = [BIN, EXT, TIMESTAMP, MAP, FLOAT32, FLOAT64];
+pub(crate) const TAGS: [&str; 6] = [BIN, EXT, TIMESTAMP, MAP, FLOAT32, FLOAT64];
 
 /// Whether `key` names a tag.
-pub fn is_tag(key: &str) -> bool {
+pub(crate) fn is_tag(key: &str) -> bool {
     TAGS.contains(&key)
 }
 
 /// The key as `decode` writes it: `first` tells whether it opens its map.
 /// `None` when it needs no escape.
-pub fn escape(key: &str, first: bool) -> Option<String> {
+pub(crate) fn escape(key: &str, first: bool) -> Option<String> {
     ((first && is_tag(key)) || key.starts_with("$$")).then(|| format!("${key}"))
 }
 
 /// The key as `encode` reads it: one `$` off a key starting with `$$`.
-pub fn unescape(key: &str) -> &str {
+pub(crate) fn unescape(key: &str) -> &str {
     if key.starts_with("$$") {
         &key[1..]
     } else {
@@ -59,21 +39,54 @@ pub fn unescape(key: &str) -> &str {
 }
 
 /// Bytes as base64 (standard alphabet, padded).
-pub fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     STANDARD.encode(bytes)
 }
 
 /// Bytes from base64 (standard alphabet, padded).
-pub fn from_base64(text: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn from_base64(text: &str) -> Result<Vec<u8>, String> {
     STANDARD
         .decode(text)
         .map_err(|error| format!("invalid base64: {error}"))
 }
 
-/// A timestamp in RFC 3339 form, exact to the nanosecond, trailing zeros
-/// of the fraction dropped (`None` outside years 0000 to 9999, which
-/// `$ext` then carries). Computed here rather than by jiff, whose
-/// `Timestamp` stops a day short of the year 10000.
+/// `{"type": 5, "data": "<base64>"}`: an extension in JSON, both ways.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(
+    rename = "Ext",
+    deny_unknown_fields,
+    expecting = r#"an object {"type": -128 to 127, "data": base64}"#
+)]
+pub(crate) struct ExtBody<'a> {
+    #[serde(rename = "type")]
+    pub(crate) ext_type: i8,
+    /// The data in base64.
+    #[serde(borrow)]
+    pub(crate) data: Cow<'a, str>,
+}
+
+impl ExtBody<'_> {
+    /// The JSON of an extension.
+    pub(crate) fn of(ext_type: i8, data: &[u8]) -> ExtBody<'static> {
+        ExtBody {
+            ext_type,
+            data: Cow::Owned(base64(data)),
+        }
+    }
+}
+
+/// A timestamp in RFC 3339 form, as `$timestamp` writes it: exact to the
+/// nanosecond, trailing zeros of the fraction dropped. `None` outside
+/// years 0000 to 9999 (which `$ext` then carries). Computed here rather
+/// than by jiff, whose `Timestamp` stops a day short of the year 10000.
+///
+/// ```
+/// use msgpack_serde::{json::timestamp_text, Timestamp};
+///
+/// let text = timestamp_text(Timestamp::new(1_796_040_000, 500_000_000).unwrap());
+/// assert_eq!(text.as_deref(), Some("2026-11-30T12:00:00.5Z"));
+/// assert_eq!(timestamp_text(Timestamp::from_seconds(i64::MAX)), None);
+/// ```
 pub fn timestamp_text(timestamp: Timestamp) -> Option<String> {
     let seconds = timestamp.seconds();
     let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
@@ -97,7 +110,7 @@ pub fn timestamp_text(timestamp: Timestamp) -> Option<String> {
 }
 
 /// A timestamp from its RFC 3339 form (any offset; `Z` is what decode writes).
-pub fn parse_timestamp(text: &str) -> Result<Timestamp, String> {
+pub(crate) fn parse_timestamp(text: &str) -> Result<Timestamp, String> {
     let invalid =
         |why: &dyn std::fmt::Display| format!("invalid RFC 3339 timestamp {text:?}: {why}");
     let pieces = jiff::fmt::temporal::Pieces::parse(text).map_err(|error| invalid(&error))?;
@@ -150,7 +163,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// The text of a non-finite float: `NaN`, `Infinity`, `-Infinity`.
-pub fn non_finite_text(value: f64) -> &'static str {
+pub(crate) fn non_finite_text(value: f64) -> &'static str {
     if value.is_nan() {
         "NaN"
     } else if value > 0.0 {
@@ -161,7 +174,7 @@ pub fn non_finite_text(value: f64) -> &'static str {
 }
 
 /// A non-finite float from its text.
-pub fn parse_non_finite(text: &str) -> Option<f64> {
+pub(crate) fn parse_non_finite(text: &str) -> Option<f64> {
     match text {
         "NaN" => Some(f64::NAN),
         "Infinity" => Some(f64::INFINITY),
