@@ -109,18 +109,32 @@ impl<'a> Room<'a> {
         self.written += N;
     }
 
-    /// Appends a marker byte and `N` bytes after it: two stores, where
-    /// one array of `N + 1` bytes would be assembled in a register first.
+    /// Appends `H` header bytes and `N` bytes after them, with one room
+    /// check: two stores, where one array of `H + N` bytes would be
+    /// assembled in a register first.
     #[inline(always)]
-    pub fn put_marked<const N: usize>(&mut self, marker: u8, bytes: [u8; N]) {
-        self.make_room(N + 1);
-        // SAFETY: as in `put`, for `N + 1` bytes.
+    pub fn put_marked<const H: usize, const N: usize>(&mut self, head: [u8; H], bytes: [u8; N]) {
+        self.make_room(H + N);
+        // SAFETY: as in `put`, for `H + N` bytes.
         unsafe {
             let end = self.base.add(self.written);
-            end.write(marker);
-            end.add(1).cast::<[u8; N]>().write_unaligned(bytes);
+            end.cast::<[u8; H]>().write_unaligned(head);
+            end.add(H).cast::<[u8; N]>().write_unaligned(bytes);
         }
-        self.written += N + 1;
+        self.written += H + N;
+    }
+
+    /// Appends `H` header bytes and all of `bytes`, with one room check.
+    #[inline(always)]
+    pub fn put_headed<const H: usize>(&mut self, head: [u8; H], bytes: &[u8]) {
+        self.make_room(H + bytes.len());
+        // SAFETY: as in `put_slice`, for `H + bytes.len()` bytes.
+        unsafe {
+            let end = self.base.add(self.written);
+            end.cast::<[u8; H]>().write_unaligned(head);
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), end.add(H), bytes.len());
+        }
+        self.written += H + bytes.len();
     }
 
     /// Appends the first `len` bytes of `bytes` (all nine if `len` is
@@ -236,6 +250,8 @@ mod tests {
             room.put([i, i]);
             room.put_prefix(&[i; 9], usize::from(i % 10));
             room.put_slice(&vec![i; usize::from(i)]);
+            room.put_marked([0xca], [i; 4]);
+            room.put_headed([1, 2], &vec![i; usize::from(i % 7)]);
         }
         room.finish();
         let mut expected = Vec::new();
@@ -243,6 +259,9 @@ mod tests {
             expected.extend_from_slice(&[i, i]);
             expected.extend(vec![i; usize::from(i % 10).min(9)]);
             expected.extend(vec![i; usize::from(i)]);
+            expected.extend([0xca, i, i, i, i]);
+            expected.extend([1, 2]);
+            expected.extend(vec![i; usize::from(i % 7)]);
         }
         assert_eq!(out, expected);
     }

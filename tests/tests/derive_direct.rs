@@ -3,8 +3,8 @@
 //! serde path (the same `Serializer` over any other writer), for every
 //! shape the direct path takes: maps and tag-indexed arrays with gaps,
 //! absent options, `omit_default`, nested structs, vectors of them,
-//! tuple structs, fields of types without a direct path (enums, serde
-//! types, maps), integers and strings at every width, and in both struct
+//! tuple structs, enums of unit variants, fields of types without a
+//! direct path (serde types, maps), integers and strings at every width, and in both struct
 //! modes.
 
 use std::collections::BTreeMap;
@@ -43,6 +43,8 @@ enum Kind {
     Plain,
     #[msgpack(tag = 2)]
     Fancy,
+    #[msgpack(tag = 300)]
+    Wide,
 }
 
 #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone)]
@@ -118,7 +120,7 @@ prop_compose! {
         wide in any::<i32>(),
         points in vec(point(), 0..20),
         sparse in vec(sparse(), 0..5),
-        fancy in any::<bool>(),
+        kind in prop_oneof![Just(Kind::Plain), Just(Kind::Fancy), Just(Kind::Wide)],
         plain in option::of(("[a-z]{0,8}", any::<u32>())),
         map in proptest::collection::btree_map("[a-z]{0,4}", any::<u16>(), 0..4),
         tuple in (any::<i64>(), string()),
@@ -127,7 +129,7 @@ prop_compose! {
     ) -> Record {
         Record {
             id, name, note, count, small, wide, points, sparse,
-            kind: if fancy { Kind::Fancy } else { Kind::Plain },
+            kind,
             plain: plain.map(|(label, weight)| Plain { label, weight }),
             map,
             tuple: Tuple(tuple.0, tuple.1),
@@ -194,6 +196,11 @@ fn fixed_examples_write_the_serde_paths_bytes() {
     };
     assert_eq!(msgpack_serde::to_vec(&empty).unwrap(), [0x92, 0xc0, 0x00]);
     check(&Tuple(-1, "t".into()));
+    check(&Kind::Wide);
+    assert_eq!(
+        msgpack_serde::to_vec(&Kind::Wide).unwrap(),
+        [0xcd, 0x01, 0x2c]
+    );
     check(&vec![point.clone(); 3]);
 }
 

@@ -7,21 +7,28 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::ser::presence;
-use crate::attr::{Container, Data, Field, Style};
+use crate::attr::{Container, Data, Field, Style, Variant};
 
-/// Whether the struct takes the direct path: a struct with fields, no
-/// type or lifetime parameters (each field's type must be nameable in
+/// Whether the type takes the direct path: an enum of unit variants, or
+/// a struct with fields, no type or lifetime parameters (each field's type must be nameable in
 /// the impl), no `with` module (its wrapper is local to `serialize`),
 /// no unknown-fields member (written back by the serde path), and in
 /// array form tags that fit an array's length.
 pub fn applies(cont: &Container<'_>) -> bool {
-    let Data::Struct(Style::Named | Style::Tuple, fields) = &cont.data else {
+    if !cont.generics.params.is_empty() {
         return false;
+    }
+    let fields = match &cont.data {
+        Data::Struct(Style::Named | Style::Tuple, fields) => fields,
+        // Enums of unit variants only: each is its tag.
+        Data::Enum(variants) => {
+            return !variants.is_empty() && variants.iter().all(|v| v.style == Style::Unit)
+        }
+        Data::Struct(Style::Unit, _) => return false,
     };
-    cont.generics.params.is_empty()
-        && fields
-            .iter()
-            .all(|f| f.attrs.with.is_none() && f.attrs.unknown.is_none())
+    fields
+        .iter()
+        .all(|f| f.attrs.with.is_none() && f.attrs.unknown.is_none())
         && (cont.attrs.array.is_none()
             || fields
                 .iter()
@@ -45,8 +52,9 @@ pub fn dispatch(cont: &Container<'_>) -> TokenStream {
 pub fn expand(cont: &Container<'_>) -> TokenStream {
     let krate = &cont.attrs.crate_path;
     let ident = cont.ident;
-    let Data::Struct(_, fields) = &cont.data else {
-        unreachable!("`applies` admits structs only")
+    let fields = match &cont.data {
+        Data::Struct(_, fields) => fields,
+        Data::Enum(variants) => return expand_unit_enum(cont, variants),
     };
     let mut wire: Vec<&Field<'_>> = fields.iter().filter(|f| f.is_wire()).collect();
     let array = cont.attrs.array.is_some();
@@ -83,6 +91,40 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     }
 }
 
+/// The `Direct` impl of an enum of unit variants: each variant its tag,
+/// as the serde path's `serialize_u64`.
+fn expand_unit_enum(cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let ident = cont.ident;
+    let arms = variants.iter().map(|variant| {
+        let variant_ident = variant.ident;
+        let tag = variant.tag();
+        quote!(#ident::#variant_ident => __out.tag(#tag),)
+    });
+    let estimate = variants
+        .iter()
+        .map(|v| uint_len(v.tag()))
+        .max()
+        .unwrap_or(1);
+    quote! {
+        #[automatically_derived]
+        impl #krate::__private::Direct for #ident {
+            #[inline(always)]
+            fn estimate() -> usize {
+                #estimate
+            }
+
+            #[inline(always)]
+            fn put(&self, __out: &mut #krate::__private::Out<'_>) -> #krate::__private::Result<(), #krate::Error> {
+                match self {
+                    #(#arms)*
+                }
+                #krate::__private::Ok(())
+            }
+        }
+    }
+}
+
 /// Bytes of a tag written as a map key.
 fn uint_len(tag: u64) -> usize {
     match tag {
@@ -108,14 +150,31 @@ fn put(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
     quote!((&#krate::__private::Via::<#ty>::new()).put(&self.#member, __out)?;)
 }
 
+/// The field's tag as a map key, then its value: a tag below 128 is one
+/// byte, which the value's first write takes along.
+fn put_keyed(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let member = &field.member;
+    let ty = field.ty;
+    let tag = field.tag();
+    match u8::try_from(tag) {
+        Ok(key) if key < 128 => {
+            quote!((&#krate::__private::Via::<#ty>::new()).put_keyed(&self.#member, #key, __out)?;)
+        }
+        _ => {
+            let put = put(cont, field);
+            quote!(__out.tag(#tag); #put)
+        }
+    }
+}
+
 /// The map keyed by tag, as `MapWriter` writes it.
 fn map_body(cont: &Container<'_>, wire: &[&Field<'_>]) -> TokenStream {
     let krate = &cont.attrs.crate_path;
     let presents: Vec<TokenStream> = wire.iter().map(|f| present(cont, f)).collect();
     let writes = wire.iter().zip(&presents).map(|(field, present)| {
-        let tag = field.tag();
-        let put = put(cont, field);
-        quote!(if #present { __out.tag(#tag); #put })
+        let put = put_keyed(cont, field);
+        quote!(if #present { #put })
     });
     quote! {
         let __len = 0usize #(+ (#presents) as usize)*;

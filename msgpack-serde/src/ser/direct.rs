@@ -88,6 +88,14 @@ pub trait Direct {
 
     /// Writes the value: the bytes our serializer writes for it.
     fn put(&self, out: &mut Out<'_>) -> Result<()>;
+
+    /// Writes the one-byte map key `key` (a tag below 128), then the
+    /// value: types whose first write is small fold the key into it.
+    #[inline(always)]
+    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+        out.room.put([key]);
+        self.put(out)
+    }
 }
 
 /// Writes `value` on the direct path when `serializer` is this crate's
@@ -185,9 +193,16 @@ pub trait ViaDirect<T: ?Sized> {
     fn estimate(&self) -> usize;
     /// The type's direct write.
     fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()>;
+    /// The type's direct write after a one-byte key.
+    fn put_keyed(&self, value: &T, key: u8, out: &mut Out<'_>) -> Result<()>;
 }
 
 impl<T: Direct> ViaDirect<T> for Via<T> {
+    #[inline(always)]
+    fn put_keyed(&self, value: &T, key: u8, out: &mut Out<'_>) -> Result<()> {
+        value.put_keyed(key, out)
+    }
+
     #[inline(always)]
     fn estimate(&self) -> usize {
         T::estimate()
@@ -205,9 +220,17 @@ pub trait ViaSerde<T: ?Sized> {
     fn estimate(&self) -> usize;
     /// Through our serializer.
     fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()>;
+    /// The key, then through our serializer.
+    fn put_keyed(&self, value: &T, key: u8, out: &mut Out<'_>) -> Result<()>;
 }
 
 impl<T: ?Sized + Serialize> ViaSerde<T> for &Via<T> {
+    #[inline(always)]
+    fn put_keyed(&self, value: &T, key: u8, out: &mut Out<'_>) -> Result<()> {
+        out.room.put([key]);
+        out.serialize(value)
+    }
+
     #[inline(always)]
     fn estimate(&self) -> usize {
         0
@@ -217,6 +240,35 @@ impl<T: ?Sized + Serialize> ViaSerde<T> for &Via<T> {
     fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()> {
         out.serialize(value)
     }
+}
+
+/// The marker of a bool.
+#[inline(always)]
+fn bool_marker(value: bool) -> u8 {
+    if value {
+        msgpack_core::marker::TRUE
+    } else {
+        msgpack_core::marker::FALSE
+    }
+}
+
+/// A string, after the one-byte key when there is one: a fixstr with its
+/// header (and key) in one room check, longer ones as the serde path
+/// writes them.
+#[inline(always)]
+fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
+    if bytes.len() <= 31 {
+        let header = msgpack_core::marker::FIXSTR | bytes.len() as u8;
+        match key {
+            Some(key) => out.room.put_headed([key, header], bytes),
+            None => out.room.put_headed([header], bytes),
+        }
+        return Ok(());
+    }
+    if let Some(key) = key {
+        out.room.put([key]);
+    }
+    write_str(&mut out.room, bytes)
 }
 
 macro_rules! direct_ints {
@@ -233,6 +285,16 @@ macro_rules! direct_ints {
                     Ok(_) => Ok(()),
                     Err(never) => match never {},
                 }
+            }
+
+            #[inline(always)]
+            fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+                if (*self as $wide as u64) < 128 {
+                    out.room.put([key, *self as u8]);
+                    return Ok(());
+                }
+                out.room.put([key]);
+                self.put(out)
             }
         }
     )*};
@@ -253,7 +315,14 @@ impl Direct for f32 {
     #[inline(always)]
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
         out.room
-            .put_marked(msgpack_core::marker::F32, self.to_be_bytes());
+            .put_marked([msgpack_core::marker::F32], self.to_be_bytes());
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+        out.room
+            .put_marked([key, msgpack_core::marker::F32], self.to_be_bytes());
         Ok(())
     }
 }
@@ -267,7 +336,14 @@ impl Direct for f64 {
     #[inline(always)]
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
         out.room
-            .put_marked(msgpack_core::marker::F64, self.to_be_bytes());
+            .put_marked([msgpack_core::marker::F64], self.to_be_bytes());
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+        out.room
+            .put_marked([key, msgpack_core::marker::F64], self.to_be_bytes());
         Ok(())
     }
 }
@@ -280,11 +356,13 @@ impl Direct for bool {
 
     #[inline(always)]
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
-        out.room.put([if *self {
-            msgpack_core::marker::TRUE
-        } else {
-            msgpack_core::marker::FALSE
-        }]);
+        out.room.put([bool_marker(*self)]);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+        out.room.put([key, bool_marker(*self)]);
         Ok(())
     }
 }
@@ -292,7 +370,12 @@ impl Direct for bool {
 impl Direct for str {
     #[inline(always)]
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
-        write_str(&mut out.room, self.as_bytes())
+        put_str(out, None, self.as_bytes())
+    }
+
+    #[inline(always)]
+    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+        put_str(out, Some(key), self.as_bytes())
     }
 }
 
@@ -304,7 +387,12 @@ impl Direct for String {
 
     #[inline(always)]
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
-        write_str(&mut out.room, self.as_bytes())
+        put_str(out, None, self.as_bytes())
+    }
+
+    #[inline(always)]
+    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+        put_str(out, Some(key), self.as_bytes())
     }
 }
 
@@ -320,6 +408,17 @@ impl<T: Direct> Direct for Option<T> {
             Some(value) => value.put(out),
             None => {
                 out.nil();
+                Ok(())
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+        match self {
+            Some(value) => value.put_keyed(key, out),
+            None => {
+                out.room.put([key, msgpack_core::marker::NIL]);
                 Ok(())
             }
         }
