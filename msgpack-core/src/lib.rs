@@ -77,6 +77,8 @@ extern crate std;
 pub mod decode;
 pub mod encode;
 mod error;
+#[cfg(feature = "alloc")]
+mod frame;
 mod integer;
 mod limits;
 pub mod marker;
@@ -90,6 +92,8 @@ mod write;
 
 pub use decode::{ExtMeta, Token};
 pub use error::{EncodeError, Error, ErrorKind};
+#[cfg(feature = "alloc")]
+pub use frame::{Framed, Framer};
 pub use integer::{FromInteger, Integer, OutOfRange};
 pub use limits::{Limits, Owed};
 pub use marker::{Family, Length, Marker};
