@@ -1,0 +1,35 @@
+//! MessagePack values over byte streams: a tokio-util codec with no
+//! length prefix, the way every other MessagePack implementation streams
+//! values, with resumable framing and limits checked before allocation.
+//!
+//! ```
+//! use futures::{SinkExt, StreamExt};
+//! use msgpack_tokio::MsgPackCodec;
+//! use tokio_util::codec::{FramedRead, FramedWrite};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), msgpack_tokio::Error> {
+//! let (client, server) = tokio::io::duplex(64);
+//! let mut sink = FramedWrite::new(client, MsgPackCodec::<(u32, &str), ()>::new());
+//! let mut stream = FramedRead::new(server, MsgPackCodec::<(), (u32, String)>::new());
+//! sink.send((1, "hello")).await?;
+//! assert_eq!(stream.next().await.transpose()?, Some((1, "hello".to_string())));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`MsgPackCodec`] decodes any `DeserializeOwned` type, [`Value`], or the
+//! raw bytes of each value ([`bytes::Bytes`]) for relays. Errors carry the
+//! stream offset and say which limit a value broke; after invalid data the
+//! stream ends with that error, and a peer that stops mid-value gets a
+//! distinct [`Error::is_truncated`] error.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod codec;
+mod error;
+mod write;
+
+pub use codec::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
+pub use error::{Error, Result};
+pub use msgpack_serde::{Limits, Value};
