@@ -165,6 +165,22 @@ impl Framer {
         self.len > 0
     }
 
+    /// Moves past a whole value of `len` bytes that the caller framed
+    /// itself (by decoding it in place), between values: the stream offset
+    /// moves on, and the limits are the caller's to have checked.
+    ///
+    /// ```
+    /// use msgpack_core::{Framed, Framer, Limits};
+    ///
+    /// let mut framer = Framer::new(Limits::default());
+    /// framer.skipped(3);
+    /// assert_eq!(framer.feed(&[0xc1]).unwrap_err().to_string(), "reserved marker 0xc1 at offset 3");
+    /// ```
+    pub fn skipped(&mut self, len: usize) {
+        debug_assert!(!self.in_value(), "skipped inside a value");
+        self.start += len;
+    }
+
     /// Frames the next bytes of the stream. Returns where the value being
     /// framed ends, if it ends in `chunk`; the caller feeds the rest of
     /// the chunk again for the next value.

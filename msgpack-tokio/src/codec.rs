@@ -4,7 +4,7 @@ use std::any::{Any, TypeId};
 use std::fmt;
 use std::marker::PhantomData;
 
-use bytes::{Bytes, BytesMut};
+use bytes::{Buf, Bytes, BytesMut};
 use msgpack_serde::core::{Framed, Framer, Reader};
 use msgpack_serde::{Config, Limits, Serializer, Value};
 use serde::de::DeserializeOwned;
@@ -67,8 +67,14 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 << 20;
 /// | bytes of the whole stream | unlimited | [`Limits::max_bytes`] |
 ///
 /// A header that declares more than the frame size limit is refused as
-/// soon as it is read. Depth and value count are counted over the whole
-/// value, as [`Value`] decoding counts them, skipped fields included.
+/// soon as it is read. Depth and value count are counted as the decoding
+/// counts them: for a serde type as [`msgpack_serde::from_slice`] does
+/// (fields it skips are bounded by the frame size alone), for [`Value`]
+/// and raw frames over the whole value, while it is framed.
+///
+/// A value that has arrived whole is decoded where it lies in the read
+/// buffer, and decoding finds its end: framing then costs nothing. Only
+/// a value cut off by the end of what has arrived is framed first.
 ///
 /// # Errors end the stream
 ///
@@ -83,6 +89,8 @@ pub struct MsgPackCodec<Enc, Dec> {
     max_frame_len: usize,
     config: Config,
     framer: Framer,
+    /// Whether decoding has started, with the framer set for `Dec`.
+    started: bool,
     /// Bytes at the start of the read buffer already fed to the framer.
     scanned: usize,
     /// Where the error that ended the stream was.
@@ -113,6 +121,7 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
             max_frame_len: DEFAULT_MAX_FRAME_LEN,
             config: Config::named(),
             framer: Framer::new(limits).max_len(DEFAULT_MAX_FRAME_LEN),
+            started: false,
             scanned: 0,
             failed: None,
             #[cfg(test)]
@@ -138,7 +147,6 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
-        self.reframe();
         self
     }
 
@@ -158,7 +166,6 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
     #[must_use]
     pub fn with_max_frame_len(mut self, max_frame_len: usize) -> Self {
         self.max_frame_len = max_frame_len;
-        self.reframe();
         self
     }
 
@@ -210,11 +217,6 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
         self.max_frame_len
     }
 
-    /// A new framer under the limits (set before decoding starts).
-    fn reframe(&mut self) {
-        self.framer = Framer::new(self.limits).max_len(self.max_frame_len);
-    }
-
     /// Finds the next whole value at the start of `src`, feeding the
     /// framer only the bytes it has not seen. `Some(len)` when one is
     /// there.
@@ -257,6 +259,7 @@ impl<Enc, Dec> Clone for MsgPackCodec<Enc, Dec> {
             max_frame_len: self.max_frame_len,
             config: self.config,
             framer: self.framer.clone(),
+            started: self.started,
             scanned: self.scanned,
             failed: self.failed,
             #[cfg(test)]
@@ -306,25 +309,25 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Error = Error;
 
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
-        if let Some(offset) = self.failed {
-            src.clear();
-            return Err(Error::after_error(offset));
+        let mode = Mode::of::<Dec>();
+        // A value that has arrived whole is decoded where it lies: decoding
+        // finds its end, and the framer is not needed. Straight from
+        // `deserialize` to the return slot: for records of a few strings,
+        // each move of the value is a copy that shows in the benchmark.
+        if mode == Mode::Serde && self.scanned == 0 && self.started && self.failed.is_none() {
+            #[cfg(test)]
+            {
+                self.work += src.len();
+            }
+            let limits = self.limits.max_bytes(usize::MAX);
+            let mut deserializer = msgpack_serde::Deserializer::from_slice(src).with_limits(limits);
+            if let Ok(value) = Dec::deserialize(&mut deserializer) {
+                if self.consumed_in_place(src, deserializer.byte_offset()) {
+                    return Ok(Some(value));
+                }
+            }
         }
-        if src.len() == self.scanned {
-            return Ok(None);
-        }
-        let start = self.framer.value_start();
-        let len = match self.next_frame(src) {
-            Ok(Some(len)) => len,
-            Ok(None) => return Ok(None),
-            Err(error) => return Err(self.fail(error)),
-        };
-        #[cfg(test)]
-        {
-            self.work += len;
-        }
-        let frame = src.split_to(len);
-        decode_frame(frame, start, self.limits).map_err(|error| self.fail(error))
+        self.decode_framed(src, mode)
     }
 
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
@@ -340,39 +343,148 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     }
 }
 
+impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
+    /// Decodes what `decode`'s fast path did not: the first value, a
+    /// `Value` or raw frame, a value not all there yet (framed first, as
+    /// its bytes arrive), or one that is invalid or breaks a limit (framed
+    /// first too, so the stream ends with the same error however its bytes
+    /// were split).
+    fn decode_framed(&mut self, src: &mut BytesMut, mode: Mode) -> Result<Option<Dec>> {
+        if let Some(offset) = self.failed {
+            src.clear();
+            return Err(Error::after_error(offset));
+        }
+        if !self.started {
+            self.started = true;
+            self.framer = Framer::new(mode.framer_limits(self.limits)).max_len(self.max_frame_len);
+            if mode == Mode::Serde {
+                return self.decode(src);
+            }
+        }
+        if src.len() == self.scanned {
+            return Ok(None);
+        }
+        if mode == Mode::Value && self.scanned == 0 {
+            if let Some(value) = self.value_in_place(src) {
+                return Ok(cast(value));
+            }
+        }
+        let start = self.framer.value_start();
+        let len = match self.next_frame(src) {
+            Ok(Some(len)) => len,
+            Ok(None) => return Ok(None),
+            Err(error) => return Err(self.fail(error)),
+        };
+        #[cfg(test)]
+        {
+            self.work += len;
+        }
+        let decoded = if mode == Mode::Raw {
+            Ok(raw_frame(src.split_to(len)))
+        } else {
+            let decoded = decode_frame(&src[..len], start, self.limits, mode);
+            src.advance(len);
+            decoded
+        };
+        decoded.map_err(|error| self.fail(error))
+    }
+
+    /// A `Value` decoded where it lies, as `decode` does serde types.
+    fn value_in_place(&mut self, src: &mut BytesMut) -> Option<Value> {
+        #[cfg(test)]
+        {
+            self.work += src.len();
+        }
+        let mut reader = Reader::with_limits(src, self.limits.max_bytes(usize::MAX)).ok()?;
+        let value = Value::decode(&mut reader).ok()?;
+        let len = reader.position();
+        self.consumed_in_place(src, len).then_some(value)
+    }
+
+    /// Moves past the `len` bytes of a value decoded in place, if it is
+    /// within the size limits (if not, the framer finds the error).
+    #[inline]
+    fn consumed_in_place(&mut self, src: &mut BytesMut, len: usize) -> bool {
+        let end = self.framer.offset().saturating_add(len);
+        if len > self.max_frame_len || end > self.limits.bytes() {
+            return false;
+        }
+        self.framer.skipped(len);
+        src.advance(len);
+        true
+    }
+}
+
+/// How a codec decodes its `Dec`: `Bytes`, `BytesMut` and `Value` are
+/// `DeserializeOwned` too (the first two as MessagePack bin), so they are
+/// picked out by type, as one blanket impl cannot be overlapped by others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `Bytes` or `BytesMut`: the frame itself.
+    Raw,
+    /// `Value`, decoded by the wire layer.
+    Value,
+    /// Anything else, through serde.
+    Serde,
+}
+
+impl Mode {
+    fn of<T: 'static>() -> Mode {
+        let wanted = TypeId::of::<T>();
+        if wanted == TypeId::of::<Bytes>() || wanted == TypeId::of::<BytesMut>() {
+            Mode::Raw
+        } else if wanted == TypeId::of::<Value>() {
+            Mode::Value
+        } else {
+            Mode::Serde
+        }
+    }
+
+    /// The limits the framer applies. Raw frames and `Value`s count depth
+    /// and values over the whole value, as `Value` decoding does; serde
+    /// types count them as `from_slice` does, leaving out the fields it
+    /// skips, so the framer leaves those two to decoding: a value is
+    /// accepted the same whether it was decoded in place or framed first.
+    fn framer_limits(self, limits: Limits) -> Limits {
+        match self {
+            Mode::Raw | Mode::Value => limits,
+            Mode::Serde => Limits::unlimited().max_bytes(limits.bytes()),
+        }
+    }
+}
+
+/// The raw frame as a `T`, which is `Bytes` or `BytesMut`.
+fn raw_frame<T: 'static>(frame: BytesMut) -> Option<T> {
+    if TypeId::of::<T>() == TypeId::of::<BytesMut>() {
+        cast(frame)
+    } else {
+        cast(frame.freeze())
+    }
+}
+
 /// Decodes one whole value, `frame`, found at stream offset `start`.
 fn decode_frame<T: DeserializeOwned + 'static>(
-    frame: BytesMut,
+    frame: &[u8],
     start: usize,
     limits: Limits,
+    mode: Mode,
 ) -> Result<Option<T>> {
-    // Bytes, BytesMut and Value are `DeserializeOwned` too (the first two
-    // as MessagePack bin): picked out by type here, as one blanket impl
-    // cannot be overlapped by others. Each cast is to the type just
-    // compared, so it cannot fail.
-    let wanted = TypeId::of::<T>();
-    if wanted == TypeId::of::<Bytes>() {
-        return Ok(cast(frame.freeze()));
-    }
-    if wanted == TypeId::of::<BytesMut>() {
-        return Ok(cast(frame));
-    }
     // The framer enforced the size limits on the stream.
     let limits = limits.max_bytes(usize::MAX);
     let shift = |error: msgpack_serde::Error| Error::serde(error.shifted(start));
-    if wanted == TypeId::of::<Value>() {
-        let mut reader =
-            Reader::with_limits(&frame, limits).map_err(|error| shift(error.into()))?;
+    if mode == Mode::Value {
+        let mut reader = Reader::with_limits(frame, limits).map_err(|error| shift(error.into()))?;
         let value = Value::decode(&mut reader).map_err(|error| shift(error.into()))?;
+        // `Dec` is `Value`: the cast cannot fail.
         return Ok(cast(value));
     }
-    let mut deserializer = msgpack_serde::Deserializer::from_slice(&frame).with_limits(limits);
+    let mut deserializer = msgpack_serde::Deserializer::from_slice(frame).with_limits(limits);
     let value = T::deserialize(&mut deserializer).map_err(shift)?;
     deserializer.end().map_err(shift)?;
     Ok(Some(value))
 }
 
-/// `value` as a `T`, which it is.
+/// `value` as a `T`, if it is one.
 fn cast<S: 'static, T: 'static>(value: S) -> Option<T> {
     let mut slot = Some(value);
     (&mut slot as &mut dyn Any)
