@@ -165,6 +165,31 @@ impl Framer {
         self.len > 0
     }
 
+    /// The fewest bytes that can end the value being framed (1 between
+    /// values): a reader that reads no more than this at a time never
+    /// reads past the value.
+    ///
+    /// ```
+    /// use msgpack_core::{Framer, Limits};
+    ///
+    /// let mut framer = Framer::new(Limits::default());
+    /// assert_eq!(framer.least_needed(), 1);
+    /// framer.feed(&[0x92, 0xa3]).unwrap(); // [a 3-byte string, one more value]
+    /// assert_eq!(framer.least_needed(), 4);
+    /// framer.feed(&[b'a', b'b', b'c', 0xda, 0x00]).unwrap(); // ..., a str 16, its length half read
+    /// assert_eq!(framer.least_needed(), 1);
+    /// ```
+    pub fn least_needed(&self) -> usize {
+        let least = if self.held > 0 {
+            // The value whose header is cut off is still owed.
+            let width = field_width(Marker::from_u8(self.header[0]));
+            (1 + width - self.held) as u64 + self.owed.get() - 1
+        } else {
+            self.skip.saturating_add(self.owed.get())
+        };
+        usize::try_from(least).unwrap_or(usize::MAX)
+    }
+
     /// Moves past a whole value of `len` bytes that the caller framed
     /// itself (by decoding it in place), between values: the stream offset
     /// moves on, and the limits are the caller's to have checked.
@@ -475,6 +500,26 @@ mod tests {
             assert_eq!(fed, stream.len());
             assert_eq!(framer.offset(), stream.len());
             assert!(!framer.in_value());
+        }
+    }
+
+    #[test]
+    fn reading_the_least_needed_never_reads_past_a_value() {
+        for sample in samples() {
+            let mut framer = Framer::new(Limits::default());
+            let mut rest = &sample[..];
+            loop {
+                let (piece, tail) = rest.split_at(framer.least_needed());
+                rest = tail;
+                match framer.feed(piece).unwrap() {
+                    Framed::Value { len, used } => {
+                        assert_eq!((len, used), (sample.len(), piece.len()));
+                        assert!(rest.is_empty());
+                        break;
+                    }
+                    Framed::NeedMore => assert!(!rest.is_empty(), "{sample:02x?}"),
+                }
+            }
         }
     }
 

@@ -217,6 +217,11 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
         self.max_frame_len
     }
 
+    /// The fewest bytes that can end the value being decoded.
+    pub(crate) fn least_needed(&self) -> usize {
+        self.framer.least_needed()
+    }
+
     /// Finds the next whole value at the start of `src`, feeding the
     /// framer only the bytes it has not seen. `Some(len)` when one is
     /// there.
@@ -315,16 +320,17 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
         // `deserialize` to the return slot: for records of a few strings,
         // each move of the value is a copy that shows in the benchmark.
         if mode == Mode::Serde && self.scanned == 0 && self.started && self.failed.is_none() {
-            #[cfg(test)]
-            {
-                self.work += src.len();
-            }
             let limits = self.limits.max_bytes(usize::MAX);
             let mut deserializer = msgpack_serde::Deserializer::from_slice(src).with_limits(limits);
             if let Ok(value) = Dec::deserialize(&mut deserializer) {
                 if self.consumed_in_place(src, deserializer.byte_offset()) {
                     return Ok(Some(value));
                 }
+            }
+            #[cfg(test)]
+            {
+                // A failed attempt may have read all it was handed.
+                self.work += src.len();
             }
         }
         self.decode_framed(src, mode)
@@ -391,14 +397,24 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
 
     /// A `Value` decoded where it lies, as `decode` does serde types.
     fn value_in_place(&mut self, src: &mut BytesMut) -> Option<Value> {
-        #[cfg(test)]
-        {
-            self.work += src.len();
+        let limits = self.limits.max_bytes(usize::MAX);
+        let decoded = Reader::with_limits(src, limits)
+            .ok()
+            .and_then(|mut reader| {
+                let value = Value::decode(&mut reader).ok()?;
+                Some((value, reader.position()))
+            });
+        match decoded {
+            Some((value, len)) if self.consumed_in_place(src, len) => Some(value),
+            _ => {
+                #[cfg(test)]
+                {
+                    // A failed attempt may have read all it was handed.
+                    self.work += src.len();
+                }
+                None
+            }
         }
-        let mut reader = Reader::with_limits(src, self.limits.max_bytes(usize::MAX)).ok()?;
-        let value = Value::decode(&mut reader).ok()?;
-        let len = reader.position();
-        self.consumed_in_place(src, len).then_some(value)
     }
 
     /// Moves past the `len` bytes of a value decoded in place, if it is
@@ -408,6 +424,10 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         let end = self.framer.offset().saturating_add(len);
         if len > self.max_frame_len || end > self.limits.bytes() {
             return false;
+        }
+        #[cfg(test)]
+        {
+            self.work += len;
         }
         self.framer.skipped(len);
         src.advance(len);
@@ -490,4 +510,78 @@ fn cast<S: 'static, T: 'static>(value: S) -> Option<T> {
     (&mut slot as &mut dyn Any)
         .downcast_mut::<Option<T>>()
         .and_then(Option::take)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 10 MB value: an array of ten 1 MB strings and 1000 short ones,
+    /// so that chunks cut headers and payloads everywhere.
+    fn big_value() -> (Vec<u8>, Vec<String>) {
+        let mut strings = vec!["a".repeat(1 << 20); 10];
+        strings.extend(std::iter::repeat_n("abc".to_string(), 1000));
+        (msgpack_serde::to_vec(&strings).unwrap(), strings)
+    }
+
+    /// Feeds `bytes` to `codec` `chunk` bytes at a time, as `FramedRead`
+    /// does; returns the one value decoded and the bytes of work done.
+    fn feed<T: DeserializeOwned + 'static>(bytes: &[u8], chunk: usize) -> (T, usize) {
+        let mut codec = MsgPackCodec::<(), T>::new();
+        let mut buffer = BytesMut::new();
+        let mut decoded = None;
+        for piece in bytes.chunks(chunk) {
+            buffer.extend_from_slice(piece);
+            if let Some(value) = codec.decode(&mut buffer).unwrap() {
+                assert!(decoded.is_none(), "one value");
+                decoded = Some(value);
+            }
+        }
+        assert!(buffer.is_empty());
+        (decoded.expect("the value"), codec.work)
+    }
+
+    #[test]
+    fn a_ten_megabyte_value_is_scanned_in_linear_time_however_it_arrives() {
+        let (bytes, strings) = big_value();
+        assert!(bytes.len() > 10_000_000);
+        for chunk in [1, 7, 64 * 1024] {
+            // Framed as it arrives, then decoded once: each byte is
+            // scanned twice, plus the first chunk's attempt at decoding in
+            // place; rescanning from the start at each chunk would be
+            // hundreds of times that even at 64 KiB.
+            let (decoded, work) = feed::<Vec<String>>(&bytes, chunk);
+            assert_eq!(decoded, strings);
+            assert!(
+                work <= 2 * bytes.len() + chunk,
+                "{chunk}-byte chunks: {work} bytes scanned"
+            );
+
+            let (frame, work) = feed::<Bytes>(&bytes, chunk);
+            assert_eq!(frame, bytes);
+            assert!(
+                work <= 2 * bytes.len(),
+                "{chunk}-byte chunks, raw: {work} bytes scanned"
+            );
+        }
+    }
+
+    #[test]
+    fn values_that_arrive_whole_are_scanned_once() {
+        let values: Vec<(u32, String)> = (0..1000).map(|i| (i, i.to_string())).collect();
+        let bytes: Vec<u8> = values
+            .iter()
+            .flat_map(|value| msgpack_serde::to_vec(value).unwrap())
+            .collect();
+        let mut codec = MsgPackCodec::<(), (u32, String)>::new();
+        let mut buffer = BytesMut::from(&bytes[..]);
+        for value in &values {
+            assert_eq!(codec.decode(&mut buffer).unwrap().as_ref(), Some(value));
+        }
+        // Each decode in place is handed the rest of the buffer, and reads
+        // only its value.
+        assert!(buffer.is_empty());
+        assert_eq!(codec.work, bytes.len());
+        assert_eq!(codec.framer.offset(), bytes.len());
+    }
 }

@@ -28,8 +28,13 @@
 
 mod codec;
 mod error;
+mod io;
 mod write;
 
 pub use codec::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
 pub use error::{Error, Result};
+pub use io::{
+    read_value, read_value_with_limits, value_sink, value_stream, write_value, ValueSink,
+    ValueStream,
+};
 pub use msgpack_serde::{Limits, Value};
