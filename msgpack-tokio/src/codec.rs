@@ -482,6 +482,31 @@ fn raw_frame<T: 'static>(frame: BytesMut) -> Option<T> {
     }
 }
 
+/// Decodes `bytes` as exactly one value under `limits` (their size limit
+/// bounds `bytes`): a frame that a transport other than the codec cut out.
+#[cfg(feature = "tokio-serde")]
+pub(crate) fn decode_whole<T: DeserializeOwned + 'static>(
+    bytes: &[u8],
+    limits: Limits,
+) -> Result<T> {
+    use msgpack_serde::core::{Error as WireError, ErrorKind};
+    let mode = Mode::of::<T>();
+    let mut framer = Framer::new(mode.framer_limits(limits));
+    let len = match framer.feed(bytes).map_err(Error::frame)? {
+        Framed::Value { len, .. } => len,
+        Framed::NeedMore => return Err(Error::truncated(0, bytes.len())),
+    };
+    if len < bytes.len() {
+        return Err(Error::frame(WireError::new(ErrorKind::TrailingBytes, len)));
+    }
+    let decoded = if mode == Mode::Raw {
+        raw_frame(BytesMut::from(bytes))
+    } else {
+        decode_frame(bytes, 0, limits, mode)?
+    };
+    decoded.ok_or_else(|| Error::after_error(None))
+}
+
 /// Decodes one whole value, `frame`, found at stream offset `start`.
 fn decode_frame<T: DeserializeOwned + 'static>(
     frame: &[u8],

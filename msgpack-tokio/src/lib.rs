@@ -29,6 +29,8 @@
 mod codec;
 mod error;
 mod io;
+#[cfg(feature = "tokio-serde")]
+pub mod tokio_serde;
 mod write;
 
 pub use codec::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
