@@ -442,5 +442,6 @@ fn main() {
     write("from_slice_derived", &[&orders[..], &spec].concat());
     write("from_slice_serde", &[&requests[..], &spec].concat());
     write("stream", &streams(&spec, &orders));
+    write("frame", &[&streams(&spec, &orders)[..], &spec].concat());
     write("timestamp", &timestamps());
 }

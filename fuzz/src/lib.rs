@@ -1,10 +1,11 @@
 //! The fuzz targets' shared code: the properties each target checks
-//! ([`checks`]), the types they decode into ([`types`]) and the counting
+//! ([`checks`], and the framer's in [`frames`]), the types they decode into ([`types`]) and the counting
 //! allocator that holds every decode to a memory budget ([`budget`]).
 //! See README.md for how to run them.
 
 pub mod budget;
 pub mod checks;
+pub mod frames;
 pub mod types;
 
 #[global_allocator]

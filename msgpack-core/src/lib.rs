@@ -54,6 +54,9 @@
 //! default) and never reserves room for more elements than the rest of
 //! the input could hold. [`Reader::skip`], value decoding, encoding,
 //! display and drop are iterative: nesting depth never uses the call stack.
+//! For a stream whose bytes arrive in pieces, [`Framer`] finds where each
+//! value ends without rescanning it, under the same limits plus a frame
+//! size limit checked as each header is read.
 //!
 //! # Features
 //!

@@ -12,6 +12,8 @@
 mod budget;
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
+#[path = "../../fuzz/src/frames.rs"]
+mod frames;
 #[path = "../../fuzz/src/types.rs"]
 #[allow(dead_code)]
 mod types;
@@ -27,7 +29,7 @@ use msgpack_serde::{MsgPack, UnknownFields};
 type Check = fn(&[u8]);
 
 /// Each fuzz target and what it checks.
-const TARGETS: [(&str, Check); 8] = [
+const TARGETS: [(&str, Check); 9] = [
     ("value_decode", checks::value_decode),
     ("round_trip", checks::round_trip),
     ("skip", checks::skip),
@@ -36,6 +38,7 @@ const TARGETS: [(&str, Check); 8] = [
     ("from_slice_serde", checks::from_slice_serde),
     ("stream", checks::stream),
     ("timestamp", checks::timestamp),
+    ("frame", frames::frame),
 ];
 
 fn root() -> PathBuf {
