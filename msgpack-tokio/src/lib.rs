@@ -19,10 +19,31 @@
 //! ```
 //!
 //! [`MsgPackCodec`] decodes any `DeserializeOwned` type, [`Value`], or the
-//! raw bytes of each value ([`bytes::Bytes`]) for relays. Errors carry the
-//! stream offset and say which limit a value broke; after invalid data the
-//! stream ends with that error, and a peer that stops mid-value gets a
-//! distinct [`Error::is_truncated`] error.
+//! raw bytes of each value ([`bytes::Bytes`]) for relays, and encodes any
+//! `Serialize` straight into its buffer. Errors carry the stream offset
+//! and say which limit a value broke; after invalid data the stream ends
+//! with that error, and a peer that stops mid-value gets a distinct
+//! [`Error::is_truncated`] error.
+//!
+//! # Without `Framed`
+//!
+//! [`read_value`] and [`write_value`] read and write one value on any
+//! `AsyncRead` and `AsyncWrite` ([`read_value`] never reads past it);
+//! [`value_stream`] and [`value_sink`] give a `Stream` and a `Sink`.
+//!
+//! # Limits
+//!
+//! | limit | default | set with |
+//! |---|---|---|
+//! | bytes of one value | 16 MiB ([`DEFAULT_MAX_FRAME_LEN`]) | [`MsgPackCodec::with_max_frame_len`] |
+//! | nesting depth | 128 | [`MsgPackCodec::with_limits`], [`Limits::max_depth`] |
+//! | values in one value | unlimited | [`Limits::max_values`] |
+//! | bytes of the whole stream | unlimited | [`Limits::max_bytes`] |
+//!
+//! # Features
+//!
+//! - `tokio-serde`: the module `tokio_serde`, with `SymmetricalMsgPack`,
+//!   a format for `tokio_serde::Framed`, in place of rmp-serde's.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
