@@ -250,7 +250,7 @@ fn any_value() -> impl Strategy<Value = Value> {
 
 proptest! {
     /// Any split of a stream into chunks decodes to the same values, as
-    /// `Value`s and as raw frames.
+    /// `Value`s, as raw frames and through serde.
     #[test]
     fn any_split_decodes_to_the_same_values(
         values in proptest::collection::vec(any_value(), 0..12),
@@ -260,9 +260,12 @@ proptest! {
         let stream = frames.concat();
         let mut codec = MsgPackCodec::<(), Value>::new();
         let mut raw = MsgPackCodec::<(), Bytes>::new();
+        // A serde type: decoded in place when whole, framed first when not.
+        let mut serde = MsgPackCodec::<(), msgpack_serde::RawValue>::new();
         let mut buffer = BytesMut::new();
         let mut raw_buffer = BytesMut::new();
-        let (mut decoded, mut raw_decoded) = (Vec::new(), Vec::new());
+        let mut serde_buffer = BytesMut::new();
+        let (mut decoded, mut raw_decoded, mut serde_decoded) = (Vec::new(), Vec::new(), Vec::new());
         let mut rest = &stream[..];
         let mut cuts = cuts.iter().cycle();
         while !rest.is_empty() {
@@ -276,6 +279,10 @@ proptest! {
             while let Some(frame) = raw.decode(&mut raw_buffer).unwrap() {
                 raw_decoded.push(frame.to_vec());
             }
+            serde_buffer.extend_from_slice(piece);
+            while let Some(value) = serde.decode(&mut serde_buffer).unwrap() {
+                serde_decoded.push(value.as_bytes().to_vec());
+            }
         }
         prop_assert!(codec.decode_eof(&mut buffer).unwrap().is_none());
         prop_assert_eq!(decoded.len(), values.len());
@@ -283,6 +290,7 @@ proptest! {
             // NaN != NaN: compare the encodings.
             prop_assert_eq!(msgpack_serde::to_vec(decoded).unwrap(), msgpack_serde::to_vec(value).unwrap());
         }
-        prop_assert_eq!(raw_decoded, frames);
+        prop_assert_eq!(&raw_decoded, &frames);
+        prop_assert_eq!(&serde_decoded, &frames);
     }
 }
