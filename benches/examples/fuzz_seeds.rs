@@ -558,6 +558,7 @@ fn main() {
     write("from_slice_derived", &[&orders[..], &spec].concat());
     write("from_slice_serde", &[&requests[..], &spec].concat());
     write("stream", &streams(&spec, &orders));
+    write("frame", &[&streams(&spec, &orders)[..], &spec].concat());
     write("timestamp", &timestamps());
     write("media_types", &media_types());
     write("body_frames", &body_frames());

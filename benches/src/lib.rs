@@ -2,7 +2,8 @@
 //! msgpacker on the same fixtures: encoded size, gzip size, encode and
 //! decode time. The `msgpack-bench` command and the criterion benches
 //! (`cargo bench -p msgpack-benches`) both run on what this crate builds,
-//! and so does `msgpack-bench --http`, a load test of msgpack-axum.
+//! and so does `msgpack-bench --http`, a load test of msgpack-axum, and
+//! `msgpack-bench --stream`, msgpack-tokio's codec on a stream of records.
 
 pub mod chart;
 pub mod codecs;
@@ -13,5 +14,6 @@ pub use msgpack_bench_model as model;
 pub mod proto;
 pub mod rng;
 pub mod run;
+pub mod stream;
 pub mod table;
 pub mod types;

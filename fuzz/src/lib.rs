@@ -1,12 +1,13 @@
 //! The fuzz targets' shared code: the properties each target checks
-//! ([`checks`], and [`http_checks`] for msgpack-axum's readers), the types
-//! they decode into ([`types`]) and the counting allocator that holds
-//! every decode to a memory budget ([`budget`]).
+//! ([`checks`], [`http_checks`] for msgpack-axum's readers, and the
+//! framer's in [`frames`]), the types they decode into ([`types`]) and the
+//! counting allocator that holds every decode to a memory budget ([`budget`]).
 //! See README.md for how to run them.
 
 pub mod budget;
 pub mod checks;
 pub mod http_checks;
+pub mod frames;
 pub mod types;
 
 #[global_allocator]

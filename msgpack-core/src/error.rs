@@ -90,6 +90,12 @@ pub enum ErrorKind {
     },
     /// Bytes left over after a complete value.
     TrailingBytes,
+    /// A value of a stream larger than the frame size limit
+    /// ([`Framer::max_len`](crate::Framer::max_len)).
+    FrameLimitExceeded {
+        /// The limit in force, in bytes.
+        limit: usize,
+    },
 }
 
 impl Error {
@@ -170,6 +176,9 @@ impl fmt::Display for ErrorKind {
                 write!(f, "input exceeds the size limit of {limit} bytes")
             }
             ErrorKind::TrailingBytes => f.write_str("trailing bytes after the value"),
+            ErrorKind::FrameLimitExceeded { limit } => {
+                write!(f, "value exceeds the frame size limit of {limit} bytes")
+            }
         }
     }
 }

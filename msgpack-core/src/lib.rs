@@ -54,6 +54,9 @@
 //! default) and never reserves room for more elements than the rest of
 //! the input could hold. [`Reader::skip`], value decoding, encoding,
 //! display and drop are iterative: nesting depth never uses the call stack.
+//! For a stream whose bytes arrive in pieces, [`Framer`] finds where each
+//! value ends without rescanning it, under the same limits plus a frame
+//! size limit checked as each header is read.
 //!
 //! # Features
 //!
@@ -77,6 +80,8 @@ extern crate std;
 pub mod decode;
 pub mod encode;
 mod error;
+#[cfg(feature = "alloc")]
+mod frame;
 mod integer;
 mod limits;
 pub mod marker;
@@ -92,6 +97,8 @@ mod write;
 
 pub use decode::{ExtMeta, Token};
 pub use error::{EncodeError, Error, ErrorKind};
+#[cfg(feature = "alloc")]
+pub use frame::{Framed, Framer};
 pub use integer::{FromInteger, Integer, OutOfRange};
 pub use limits::{Limits, Owed};
 pub use marker::{Family, Length, Marker};

@@ -187,9 +187,16 @@ impl Error {
     }
 
     /// This error with its offset moved `base` bytes on, for a value
-    /// decoded from a buffer that starts at `base` in the stream.
+    /// decoded from a buffer that starts at `base` in a longer stream:
+    /// its offset in the stream (msgpack-tokio's codec reports them so).
+    ///
+    /// ```
+    /// let error = msgpack_serde::from_slice::<u8>(&[0xc3]).unwrap_err();
+    /// assert_eq!(error.shifted(100).to_string(), "invalid type: boolean `true`, expected u8 at offset 100");
+    /// ```
     #[cold]
-    pub(crate) fn shifted(mut self, base: usize) -> Error {
+    #[must_use]
+    pub fn shifted(mut self, base: usize) -> Error {
         if let Some(offset) = &mut self.0.offset {
             *offset += base;
         }

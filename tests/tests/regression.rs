@@ -14,6 +14,8 @@ mod budget;
 mod checks;
 #[path = "../../fuzz/src/http_checks.rs"]
 mod http_checks;
+#[path = "../../fuzz/src/frames.rs"]
+mod frames;
 #[path = "../../fuzz/src/types.rs"]
 #[allow(dead_code)]
 mod types;
@@ -29,7 +31,7 @@ use msgpack_serde::{MsgPack, UnknownFields};
 type Check = fn(&[u8]);
 
 /// Each fuzz target and what it checks.
-const TARGETS: [(&str, Check); 10] = [
+const TARGETS: [(&str, Check); 11] = [
     ("value_decode", checks::value_decode),
     ("round_trip", checks::round_trip),
     ("skip", checks::skip),
@@ -40,6 +42,7 @@ const TARGETS: [(&str, Check); 10] = [
     ("timestamp", checks::timestamp),
     ("media_types", http_checks::media_types),
     ("body_frames", http_checks::body_frames),
+    ("frame", frames::frame),
 ];
 
 fn root() -> PathBuf {

@@ -6,6 +6,7 @@
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --fixture document --json
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --types
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --http
+//! cargo run --release -p msgpack-benches --bin msgpack-bench -- --stream
 //! ```
 
 use std::io::Write as _;
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use msgpack_benches::{chart, fixtures, http, run, table, types};
+use msgpack_benches::{chart, fixtures, http, run, stream, table, types};
 
 /// Compares msgpack-serde with serde_json, rmp-serde, msgpacker and prost.
 #[derive(Parser, Debug)]
@@ -55,6 +56,11 @@ struct Args {
     #[arg(long)]
     http: bool,
 
+    /// Run the stream benchmark instead: msgpack-tokio's codec on the logs
+    /// records in 4 KiB chunks, against from_slice record by record.
+    #[arg(long)]
+    stream: bool,
+
     /// With --http: concurrent keep-alive connections.
     #[arg(long, default_value_t = 32)]
     connections: usize,
@@ -90,6 +96,15 @@ fn main() -> ExitCode {
     );
     if args.http {
         return run_http(&args);
+    }
+    if args.stream {
+        let result = stream::run_stream(budget);
+        if args.json {
+            output(&serde_json::to_string_pretty(&result).expect("results serialize"));
+        } else {
+            output(&stream::stream_table(&result));
+        }
+        return ExitCode::SUCCESS;
     }
     if args.types {
         let results = types::run_types(budget);

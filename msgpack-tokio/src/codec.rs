@@ -1,0 +1,626 @@
+//! [`MsgPackCodec`]: values back to back, framed as they arrive.
+
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::marker::PhantomData;
+
+use bytes::{Buf, Bytes, BytesMut};
+use msgpack_serde::core::{Framed, Framer, Reader};
+use msgpack_serde::{Config, Limits, Serializer, Value};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use tokio_util::codec::{Decoder, Encoder};
+
+use crate::write::BytesWriter;
+use crate::{Error, Result};
+
+/// The frame size limit unless set: 16 MiB.
+pub const DEFAULT_MAX_FRAME_LEN: usize = 16 << 20;
+
+/// A tokio-util codec for MessagePack values back to back, with no length
+/// prefix: the framing every other MessagePack implementation streams
+/// (Python's `Unpacker.feed`, `@msgpack/msgpack`'s `decodeMultiStream`,
+/// fluentd's forward protocol).
+///
+/// It encodes any `Enc: Serialize` straight into the write buffer, and
+/// decodes `Dec`, which is any `DeserializeOwned` type (derived ones
+/// included), or one of two types it treats apart:
+/// [`Value`] (decoded by the wire layer, without recursion), and
+/// [`Bytes`] or [`BytesMut`]: the raw frame, exactly one value's bytes,
+/// checked but not decoded, for proxies and relays.
+///
+/// ```
+/// use bytes::BytesMut;
+/// use msgpack_tokio::MsgPackCodec;
+/// use serde::{Deserialize, Serialize};
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// #[derive(Serialize, Deserialize, Debug, PartialEq)]
+/// struct Event { id: u32, name: String }
+///
+/// let mut codec = MsgPackCodec::<Event, Event>::new();
+/// let mut buffer = BytesMut::new();
+/// codec.encode(Event { id: 1, name: "start".into() }, &mut buffer)?;
+/// codec.encode(Event { id: 2, name: "stop".into() }, &mut buffer)?;
+///
+/// let mut tail = buffer.split_off(9); // the bytes arrive in two parts
+/// assert_eq!(codec.decode(&mut buffer)?, None);
+/// buffer.unsplit(tail);
+/// assert_eq!(codec.decode(&mut buffer)?, Some(Event { id: 1, name: "start".into() }));
+/// assert_eq!(codec.decode(&mut buffer)?, Some(Event { id: 2, name: "stop".into() }));
+/// assert_eq!(codec.decode_eof(&mut buffer)?, None); // the stream ended between values
+/// # Ok::<(), msgpack_tokio::Error>(())
+/// ```
+///
+/// # Framing and limits
+///
+/// The decoder keeps where its framing stopped
+/// ([`Framer`](msgpack_serde::core::Framer)), so a value that arrives a
+/// byte at a time is not rescanned at each byte. Before anything is
+/// buffered past them, it enforces:
+///
+/// | limit | default | set with |
+/// |---|---|---|
+/// | bytes of one value (the frame size) | 16 MiB | [`with_max_frame_len`](Self::with_max_frame_len) |
+/// | depth of nesting | 128 | [`with_limits`](Self::with_limits), [`Limits::max_depth`] |
+/// | values in one value (containers and their elements) | unlimited | [`Limits::max_values`] |
+/// | bytes of the whole stream | unlimited | [`Limits::max_bytes`] |
+///
+/// A header that declares more than the frame size limit is refused as
+/// soon as it is read. Depth and value count are counted as the decoding
+/// counts them: for a serde type as [`msgpack_serde::from_slice`] does
+/// (fields it skips are bounded by the frame size alone), for [`Value`]
+/// and raw frames over the whole value, while it is framed.
+///
+/// A value that has arrived whole is decoded where it lies in the read
+/// buffer, and decoding finds its end: framing then costs nothing. Only
+/// a value cut off by the end of what has arrived is framed first.
+///
+/// # Errors end the stream
+///
+/// MessagePack has no marker to resynchronise on, so after invalid data,
+/// a broken limit or a value of the wrong type the stream is over:
+/// `FramedRead` yields the error as its last item, and a codec called
+/// again answers with an error. A stream that ends inside a value is a
+/// distinct error ([`Error::is_truncated`]); one that ends between
+/// values ends cleanly.
+pub struct MsgPackCodec<Enc, Dec> {
+    limits: Limits,
+    max_frame_len: usize,
+    config: Config,
+    framer: Framer,
+    /// Whether decoding has started, with the framer set for `Dec`.
+    started: bool,
+    /// Bytes at the start of the read buffer already fed to the framer.
+    scanned: usize,
+    /// The length of the last value decoded.
+    last_len: usize,
+    /// Where the error that ended the stream was.
+    failed: Option<Option<usize>>,
+    /// Bytes fed to the framer or to decoding, for the tests that show
+    /// the work is linear.
+    #[cfg(test)]
+    pub(crate) work: usize,
+    types: PhantomData<fn(Enc) -> Dec>,
+}
+
+impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
+    /// A codec with the default limits: depth 128, frames of at most
+    /// 16 MiB; structs encoded as maps keyed by field name, as
+    /// [`msgpack_serde::to_vec`] writes them.
+    ///
+    /// ```
+    /// use msgpack_tokio::MsgPackCodec;
+    ///
+    /// let codec = MsgPackCodec::<u8, u8>::new();
+    /// assert_eq!(codec.max_frame_len(), 16 << 20);
+    /// assert_eq!(codec.limits().depth(), 128);
+    /// ```
+    pub fn new() -> Self {
+        let limits = Limits::default();
+        MsgPackCodec {
+            limits,
+            max_frame_len: DEFAULT_MAX_FRAME_LEN,
+            config: Config::named(),
+            framer: Framer::new(limits).max_len(DEFAULT_MAX_FRAME_LEN),
+            started: false,
+            scanned: 0,
+            last_len: 0,
+            failed: None,
+            #[cfg(test)]
+            work: 0,
+            types: PhantomData,
+        }
+    }
+
+    /// Sets the depth, value-count and stream size limits for decoding.
+    /// The stream size limit counts every byte since the codec started,
+    /// as [`msgpack_serde::from_reader`] counts them.
+    ///
+    /// ```
+    /// use bytes::BytesMut;
+    /// use msgpack_tokio::{Limits, MsgPackCodec};
+    /// use tokio_util::codec::Decoder;
+    ///
+    /// let mut codec = MsgPackCodec::<(), Vec<u8>>::new().with_limits(Limits::new().max_values(3));
+    /// let mut input = BytesMut::from(&[0x93, 0x01, 0x02, 0x03][..]); // four values
+    /// let error = codec.decode(&mut input).unwrap_err();
+    /// assert_eq!(error.to_string(), "more values than the limit of 3 at offset 0");
+    /// ```
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets the frame size limit: the most bytes one value may take
+    /// (16 MiB unless set).
+    ///
+    /// ```
+    /// use bytes::BytesMut;
+    /// use msgpack_tokio::MsgPackCodec;
+    /// use tokio_util::codec::Decoder;
+    ///
+    /// let mut codec = MsgPackCodec::<(), String>::new().with_max_frame_len(8);
+    /// let mut input = BytesMut::from(&[0xa9][..]); // a 9-byte string: 10 bytes
+    /// let error = codec.decode(&mut input).unwrap_err();
+    /// assert_eq!(error.to_string(), "value exceeds the frame size limit of 8 bytes at offset 0");
+    /// ```
+    #[must_use]
+    pub fn with_max_frame_len(mut self, max_frame_len: usize) -> Self {
+        self.max_frame_len = max_frame_len;
+        self
+    }
+
+    /// Encodes structs as arrays in field order, as
+    /// [`msgpack_serde::to_vec_compact`] does: smaller, for peers that
+    /// share the type definitions.
+    ///
+    /// ```
+    /// use bytes::BytesMut;
+    /// use msgpack_tokio::MsgPackCodec;
+    /// use serde::Serialize;
+    /// use tokio_util::codec::Encoder;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: u8, y: u8 }
+    ///
+    /// let mut buffer = BytesMut::new();
+    /// MsgPackCodec::<Point, ()>::new().compact().encode(Point { x: 1, y: 2 }, &mut buffer)?;
+    /// assert_eq!(&buffer[..], [0x92, 0x01, 0x02]);
+    /// # Ok::<(), msgpack_tokio::Error>(())
+    /// ```
+    #[must_use]
+    pub fn compact(self) -> Self {
+        self.with_config(Config::compact())
+    }
+
+    /// Encodes under `config` (named, compact, variants by index, ...).
+    ///
+    /// ```
+    /// use msgpack_serde::Config;
+    /// use msgpack_tokio::MsgPackCodec;
+    ///
+    /// let codec = MsgPackCodec::<u8, u8>::new().with_config(Config::named().variants_as_indices(true));
+    /// # let _ = codec;
+    /// ```
+    #[must_use]
+    pub fn with_config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The depth, value-count and stream size limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The frame size limit, in bytes.
+    pub fn max_frame_len(&self) -> usize {
+        self.max_frame_len
+    }
+
+    /// The fewest bytes that can end the value being decoded.
+    pub(crate) fn least_needed(&self) -> usize {
+        self.framer.least_needed()
+    }
+
+    /// Finds the next whole value at the start of `src`, feeding the
+    /// framer only the bytes it has not seen. `Some(len)` when one is
+    /// there.
+    fn next_frame(&mut self, src: &BytesMut) -> Result<Option<usize>> {
+        let new = &src[self.scanned..];
+        #[cfg(test)]
+        {
+            self.work += new.len();
+        }
+        match self.framer.feed(new).map_err(Error::frame)? {
+            Framed::Value { len, .. } => {
+                self.scanned = 0;
+                Ok(Some(len))
+            }
+            Framed::NeedMore => {
+                self.scanned = src.len();
+                Ok(None)
+            }
+        }
+    }
+
+    /// Marks the stream ended by `error`.
+    #[cold]
+    fn fail(&mut self, error: Error) -> Error {
+        self.failed = Some(error.offset());
+        error
+    }
+}
+
+impl<Enc, Dec> Default for MsgPackCodec<Enc, Dec> {
+    fn default() -> Self {
+        MsgPackCodec::new()
+    }
+}
+
+impl<Enc, Dec> Clone for MsgPackCodec<Enc, Dec> {
+    fn clone(&self) -> Self {
+        MsgPackCodec {
+            limits: self.limits,
+            max_frame_len: self.max_frame_len,
+            config: self.config,
+            framer: self.framer.clone(),
+            started: self.started,
+            scanned: self.scanned,
+            last_len: self.last_len,
+            failed: self.failed,
+            #[cfg(test)]
+            work: self.work,
+            types: PhantomData,
+        }
+    }
+}
+
+impl<Enc, Dec> fmt::Debug for MsgPackCodec<Enc, Dec> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MsgPackCodec")
+            .field("limits", &self.limits)
+            .field("max_frame_len", &self.max_frame_len)
+            .field("config", &self.config)
+            .field("offset", &self.framer.offset())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<Enc: Serialize, Dec> Encoder<Enc> for MsgPackCodec<Enc, Dec> {
+    type Error = Error;
+
+    /// Appends `item`'s encoding to `dst`; a value that fails to encode
+    /// appends nothing.
+    fn encode(&mut self, item: Enc, dst: &mut BytesMut) -> Result<()> {
+        encode_into(&item, dst, self.config)
+    }
+}
+
+/// Appends `value` to `dst` under `config`, or nothing if it fails.
+pub(crate) fn encode_into<T: ?Sized + Serialize>(
+    value: &T,
+    dst: &mut BytesMut,
+    config: Config,
+) -> Result<()> {
+    let start = dst.len();
+    let mut serializer = Serializer::with_config(BytesWriter(dst), config);
+    value.serialize(&mut serializer).map_err(|error| {
+        dst.truncate(start);
+        Error::serde(error)
+    })
+}
+
+impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
+    type Item = Dec;
+    type Error = Error;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
+        let mode = Mode::of::<Dec>();
+        // A value that has arrived whole is decoded where it lies: decoding
+        // finds its end, and the framer is not needed. Straight from
+        // `deserialize` to the return slot: for records of a few strings,
+        // each move of the value is a copy that shows in the benchmark.
+        // A buffer shorter than the last value most likely ends inside
+        // this one (values of a stream tend to be alike): framing it costs
+        // less than decoding it partway and throwing that away.
+        if mode == Mode::Serde
+            && self.scanned == 0
+            && src.len() >= self.last_len
+            && self.started
+            && self.failed.is_none()
+        {
+            let limits = self.limits.max_bytes(usize::MAX);
+            let mut deserializer = msgpack_serde::Deserializer::from_slice(src).with_limits(limits);
+            if let Ok(value) = Dec::deserialize(&mut deserializer) {
+                if self.consumed_in_place(src, deserializer.byte_offset()) {
+                    return Ok(Some(value));
+                }
+            }
+            #[cfg(test)]
+            {
+                // A failed attempt may have read all it was handed.
+                self.work += src.len();
+            }
+        }
+        self.decode_framed(src, mode)
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
+        match self.decode(src)? {
+            Some(item) => Ok(Some(item)),
+            None if src.is_empty() => Ok(None),
+            None => {
+                let error = Error::truncated(self.framer.value_start(), src.len());
+                src.clear();
+                Err(self.fail(error))
+            }
+        }
+    }
+}
+
+impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
+    /// Decodes what `decode`'s fast path did not: the first value, a
+    /// `Value` or raw frame, a value not all there yet (framed first, as
+    /// its bytes arrive), or one that is invalid or breaks a limit (framed
+    /// first too, so the stream ends with the same error however its bytes
+    /// were split).
+    fn decode_framed(&mut self, src: &mut BytesMut, mode: Mode) -> Result<Option<Dec>> {
+        if let Some(offset) = self.failed {
+            src.clear();
+            return Err(Error::after_error(offset));
+        }
+        if !self.started {
+            self.started = true;
+            self.framer = Framer::new(mode.framer_limits(self.limits)).max_len(self.max_frame_len);
+            if mode == Mode::Serde {
+                return self.decode(src);
+            }
+        }
+        if src.len() == self.scanned {
+            return Ok(None);
+        }
+        if mode == Mode::Value && self.scanned == 0 {
+            if let Some(value) = self.value_in_place(src) {
+                return Ok(cast(value));
+            }
+        }
+        let start = self.framer.value_start();
+        let len = match self.next_frame(src) {
+            Ok(Some(len)) => len,
+            Ok(None) => return Ok(None),
+            Err(error) => return Err(self.fail(error)),
+        };
+        #[cfg(test)]
+        {
+            self.work += len;
+        }
+        self.last_len = len;
+        let decoded = if mode == Mode::Raw {
+            Ok(raw_frame(src.split_to(len)))
+        } else {
+            let decoded = decode_frame(&src[..len], start, self.limits, mode);
+            src.advance(len);
+            decoded
+        };
+        decoded.map_err(|error| self.fail(error))
+    }
+
+    /// A `Value` decoded where it lies, as `decode` does serde types.
+    fn value_in_place(&mut self, src: &mut BytesMut) -> Option<Value> {
+        let limits = self.limits.max_bytes(usize::MAX);
+        let decoded = Reader::with_limits(src, limits)
+            .ok()
+            .and_then(|mut reader| {
+                let value = Value::decode(&mut reader).ok()?;
+                Some((value, reader.position()))
+            });
+        match decoded {
+            Some((value, len)) if self.consumed_in_place(src, len) => Some(value),
+            _ => {
+                #[cfg(test)]
+                {
+                    // A failed attempt may have read all it was handed.
+                    self.work += src.len();
+                }
+                None
+            }
+        }
+    }
+
+    /// Moves past the `len` bytes of a value decoded in place, if it is
+    /// within the size limits (if not, the framer finds the error).
+    #[inline]
+    fn consumed_in_place(&mut self, src: &mut BytesMut, len: usize) -> bool {
+        let end = self.framer.offset().saturating_add(len);
+        if len > self.max_frame_len || end > self.limits.bytes() {
+            return false;
+        }
+        #[cfg(test)]
+        {
+            self.work += len;
+        }
+        self.framer.skipped(len);
+        self.last_len = len;
+        src.advance(len);
+        true
+    }
+}
+
+/// How a codec decodes its `Dec`: `Bytes`, `BytesMut` and `Value` are
+/// `DeserializeOwned` too (the first two as MessagePack bin), so they are
+/// picked out by type, as one blanket impl cannot be overlapped by others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `Bytes` or `BytesMut`: the frame itself.
+    Raw,
+    /// `Value`, decoded by the wire layer.
+    Value,
+    /// Anything else, through serde.
+    Serde,
+}
+
+impl Mode {
+    fn of<T: 'static>() -> Mode {
+        let wanted = TypeId::of::<T>();
+        if wanted == TypeId::of::<Bytes>() || wanted == TypeId::of::<BytesMut>() {
+            Mode::Raw
+        } else if wanted == TypeId::of::<Value>() {
+            Mode::Value
+        } else {
+            Mode::Serde
+        }
+    }
+
+    /// The limits the framer applies. Raw frames and `Value`s count depth
+    /// and values over the whole value, as `Value` decoding does; serde
+    /// types count them as `from_slice` does, leaving out the fields it
+    /// skips, so the framer leaves those two to decoding: a value is
+    /// accepted the same whether it was decoded in place or framed first.
+    fn framer_limits(self, limits: Limits) -> Limits {
+        match self {
+            Mode::Raw | Mode::Value => limits,
+            Mode::Serde => Limits::unlimited().max_bytes(limits.bytes()),
+        }
+    }
+}
+
+/// The raw frame as a `T`, which is `Bytes` or `BytesMut`.
+fn raw_frame<T: 'static>(frame: BytesMut) -> Option<T> {
+    if TypeId::of::<T>() == TypeId::of::<BytesMut>() {
+        cast(frame)
+    } else {
+        cast(frame.freeze())
+    }
+}
+
+/// Decodes `bytes` as exactly one value under `limits` (their size limit
+/// bounds `bytes`): a frame that a transport other than the codec cut out.
+#[cfg(feature = "tokio-serde")]
+pub(crate) fn decode_whole<T: DeserializeOwned + 'static>(
+    bytes: &[u8],
+    limits: Limits,
+) -> Result<T> {
+    use msgpack_serde::core::{Error as WireError, ErrorKind};
+    let mode = Mode::of::<T>();
+    let mut framer = Framer::new(mode.framer_limits(limits));
+    let len = match framer.feed(bytes).map_err(Error::frame)? {
+        Framed::Value { len, .. } => len,
+        Framed::NeedMore => return Err(Error::truncated(0, bytes.len())),
+    };
+    if len < bytes.len() {
+        return Err(Error::frame(WireError::new(ErrorKind::TrailingBytes, len)));
+    }
+    let decoded = if mode == Mode::Raw {
+        raw_frame(BytesMut::from(bytes))
+    } else {
+        decode_frame(bytes, 0, limits, mode)?
+    };
+    decoded.ok_or_else(|| Error::after_error(None))
+}
+
+/// Decodes one whole value, `frame`, found at stream offset `start`.
+fn decode_frame<T: DeserializeOwned + 'static>(
+    frame: &[u8],
+    start: usize,
+    limits: Limits,
+    mode: Mode,
+) -> Result<Option<T>> {
+    // The framer enforced the size limits on the stream.
+    let limits = limits.max_bytes(usize::MAX);
+    let shift = |error: msgpack_serde::Error| Error::serde(error.shifted(start));
+    if mode == Mode::Value {
+        let mut reader = Reader::with_limits(frame, limits).map_err(|error| shift(error.into()))?;
+        let value = Value::decode(&mut reader).map_err(|error| shift(error.into()))?;
+        // `Dec` is `Value`: the cast cannot fail.
+        return Ok(cast(value));
+    }
+    let mut deserializer = msgpack_serde::Deserializer::from_slice(frame).with_limits(limits);
+    let value = T::deserialize(&mut deserializer).map_err(shift)?;
+    deserializer.end().map_err(shift)?;
+    Ok(Some(value))
+}
+
+/// `value` as a `T`, if it is one.
+fn cast<S: 'static, T: 'static>(value: S) -> Option<T> {
+    let mut slot = Some(value);
+    (&mut slot as &mut dyn Any)
+        .downcast_mut::<Option<T>>()
+        .and_then(Option::take)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 10 MB value: an array of ten 1 MB strings and 1000 short ones,
+    /// so that chunks cut headers and payloads everywhere.
+    fn big_value() -> (Vec<u8>, Vec<String>) {
+        let mut strings = vec!["a".repeat(1 << 20); 10];
+        strings.extend(std::iter::repeat_n("abc".to_string(), 1000));
+        (msgpack_serde::to_vec(&strings).unwrap(), strings)
+    }
+
+    /// Feeds `bytes` to `codec` `chunk` bytes at a time, as `FramedRead`
+    /// does; returns the one value decoded and the bytes of work done.
+    fn feed<T: DeserializeOwned + 'static>(bytes: &[u8], chunk: usize) -> (T, usize) {
+        let mut codec = MsgPackCodec::<(), T>::new();
+        let mut buffer = BytesMut::new();
+        let mut decoded = None;
+        for piece in bytes.chunks(chunk) {
+            buffer.extend_from_slice(piece);
+            if let Some(value) = codec.decode(&mut buffer).unwrap() {
+                assert!(decoded.is_none(), "one value");
+                decoded = Some(value);
+            }
+        }
+        assert!(buffer.is_empty());
+        (decoded.expect("the value"), codec.work)
+    }
+
+    #[test]
+    fn a_ten_megabyte_value_is_scanned_in_linear_time_however_it_arrives() {
+        let (bytes, strings) = big_value();
+        assert!(bytes.len() > 10_000_000);
+        for chunk in [1, 7, 64 * 1024] {
+            // Framed as it arrives, then decoded once: each byte is
+            // scanned twice, plus the first chunk's attempt at decoding in
+            // place; rescanning from the start at each chunk would be
+            // hundreds of times that even at 64 KiB.
+            let (decoded, work) = feed::<Vec<String>>(&bytes, chunk);
+            assert_eq!(decoded, strings);
+            assert!(
+                work <= 2 * bytes.len() + chunk,
+                "{chunk}-byte chunks: {work} bytes scanned"
+            );
+
+            let (frame, work) = feed::<Bytes>(&bytes, chunk);
+            assert_eq!(frame, bytes);
+            assert!(
+                work <= 2 * bytes.len(),
+                "{chunk}-byte chunks, raw: {work} bytes scanned"
+            );
+        }
+    }
+
+    #[test]
+    fn values_that_arrive_whole_are_scanned_once() {
+        let values: Vec<(u32, String)> = (0..1000).map(|i| (i, i.to_string())).collect();
+        let bytes: Vec<u8> = values
+            .iter()
+            .flat_map(|value| msgpack_serde::to_vec(value).unwrap())
+            .collect();
+        let mut codec = MsgPackCodec::<(), (u32, String)>::new();
+        let mut buffer = BytesMut::from(&bytes[..]);
+        for value in &values {
+            assert_eq!(codec.decode(&mut buffer).unwrap().as_ref(), Some(value));
+        }
+        // Each decode in place is handed the rest of the buffer, and reads
+        // only its value.
+        assert!(buffer.is_empty());
+        assert_eq!(codec.work, bytes.len());
+        assert_eq!(codec.framer.offset(), bytes.len());
+    }
+}
