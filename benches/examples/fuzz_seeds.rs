@@ -1,8 +1,8 @@
 //! Writes the fuzz targets' seed corpus, `fuzz/corpus/<target>/`: the
 //! examples of the MessagePack specification (every format, its edges and
 //! hostile headers), the benchmark fixtures (whole or cut to a few
-//! records) in every encoding, and messages of the types the targets
-//! decode into.
+//! records) in every encoding, messages of the types the targets
+//! decode into, and the HTTP headers and bodies of msgpack-axum's tests.
 //!
 //! ```sh
 //! cargo run -p msgpack-benches --example fuzz_seeds
@@ -417,6 +417,122 @@ fn streams(spec: &[Seed], orders: &[Seed]) -> Vec<Seed> {
     ]
 }
 
+/// `Accept` and `Content-Type` values of msgpack-axum's tests, one header
+/// line per input line: every MessagePack name and the suffix, q-values,
+/// wildcards, malformed values, several lines, and more than the 64
+/// ranges that count.
+fn media_types() -> Vec<Seed> {
+    let values: [(&str, &str); 30] = [
+        ("any", "*/*"),
+        ("json", "application/json"),
+        ("msgpack", "application/msgpack"),
+        ("x-msgpack", "application/x-msgpack"),
+        ("vnd-msgpack", "application/vnd.msgpack"),
+        ("suffix-msgpack", "application/vnd.acme.profile+msgpack"),
+        ("suffix-json", "application/problem+json"),
+        ("mixed-case", "Application/MsgPack"),
+        ("charset", "application/msgpack; charset=utf-8"),
+        (
+            "charset-q",
+            "application/json; charset=utf-8, application/msgpack; charset=utf-8; q=0.5",
+        ),
+        ("q-too-large", "application/msgpack; q=2"),
+        ("q-not-a-number", "application/msgpack; q=abc"),
+        ("not-a-media-type", "not a media type"),
+        ("empty-ranges", "application/msgpack,,;;"),
+        (
+            "browser",
+            "text/html, application/xhtml+xml, application/xml;q=0.9, */*;q=0.8",
+        ),
+        ("application-any", "application/*"),
+        ("suffix-any", "*/*+msgpack"),
+        ("json-wins", "application/json, application/msgpack;q=0.9"),
+        (
+            "msgpack-wins",
+            "application/json;q=0.5, application/msgpack;q=0.9",
+        ),
+        ("wildcard-wins", "application/msgpack;q=0.1, */*;q=0.2"),
+        (
+            "equal-q",
+            "application/msgpack;q=0.5, application/json;q=0.5",
+        ),
+        ("any-and-x", "*/*, application/x-msgpack"),
+        ("q-zero", "application/msgpack;q=0, application/json"),
+        (
+            "q-zero-under-any",
+            "*/*, application/json;q=0, application/msgpack",
+        ),
+        (
+            "named-highest-q",
+            "application/x-msgpack;q=0.5, application/vnd.msgpack;q=0.8",
+        ),
+        (
+            "named-tie",
+            "application/x-msgpack, application/vnd.msgpack",
+        ),
+        ("neither", "image/*, text/*"),
+        ("two-lines", "application/json;q=0.5\napplication/msgpack"),
+        (
+            "content-types",
+            "text/plain\ntext/msgpack\napplication/octet-stream\nmsgpack",
+        ),
+        ("quotes", "application/msgpack, ;\n\"\n/"),
+    ];
+    let mut seeds: Vec<Seed> = values
+        .iter()
+        .map(|(name, text)| seed(name, *text))
+        .collect();
+    let mut many = vec!["text/html"; 64];
+    many.push("application/msgpack");
+    seeds.push(seed("past-64-ranges", many.join(", ")));
+    let flood = vec!["application/vnd.a+msgpack;q=0.5"; 200].join(", ");
+    seeds.push(seed("flood", flood));
+    seeds
+}
+
+/// Bodies of msgpack-axum's frame and limit tests, in `body_frames`'s
+/// input form (fuzz/src/http_checks.rs): the limit (2 bytes), flags (1: a
+/// `Content-Length`, 2: axum's `DefaultBodyLimit`), the declared length
+/// (2 bytes), then each frame as a length byte and its bytes.
+fn body_frames() -> Vec<Seed> {
+    let body = |limit: u16, flags: u8, declared: u16, frames: &[&[u8]]| {
+        let mut bytes = limit.to_be_bytes().to_vec();
+        bytes.push(flags);
+        bytes.extend(declared.to_be_bytes());
+        for frame in frames {
+            bytes.push(frame.len() as u8);
+            bytes.extend_from_slice(frame);
+        }
+        bytes
+    };
+    let full = [7u8; 255];
+    let many_full = vec![&full[..]; 40];
+    vec![
+        seed("one-frame", body(3, 0, 0, &[b"abc"])),
+        seed(
+            "frames-join-in-order",
+            body(u16::MAX, 0, 0, &[b"ab", b"", b"cde", b"f"]),
+        ),
+        seed("declared-length", body(100, 1, 6, &[b"ab", b"cd", b"ef"])),
+        seed("wrong-declared-length", body(10_000, 1, 1, &many_full)),
+        seed("grows-to-the-limit", body(10_200, 0, 0, &many_full)),
+        seed("exactly-the-limit", body(6, 1, 6, &[b"abc", b"def"])),
+        seed(
+            "over-the-limit",
+            body(10, 0, 0, &[b"abcdefgh", b"ijklmnop"]),
+        ),
+        seed("declared-over-the-limit", body(10, 1, 11, &[b"abc"])),
+        seed("empty-frames", body(3, 1, 3, &[b"", b"abc", b""])),
+        seed("empty-body", body(10, 0, 0, &[])),
+        seed("axum-limit", body(16, 2, 0, &[b"0123456789", b"abcdef"])),
+        seed(
+            "axum-limit-over",
+            body(16, 3, 17, &[b"0123456789", b"abcdefg"]),
+        ),
+        seed("zero-limit", body(0, 0, 0, &[b"x"])),
+    ]
+}
+
 fn write(target: &str, seeds: &[Seed]) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fuzz/corpus")
@@ -443,4 +559,6 @@ fn main() {
     write("from_slice_serde", &[&requests[..], &spec].concat());
     write("stream", &streams(&spec, &orders));
     write("timestamp", &timestamps());
+    write("media_types", &media_types());
+    write("body_frames", &body_frames());
 }

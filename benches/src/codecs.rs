@@ -10,7 +10,7 @@ use prost::Message;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::model::{array, borrowed, packer, plain, tagged, Convert};
+use crate::model::{array, borrowed, packer, plain, tagged, zero, Convert};
 use crate::proto::Proto;
 
 /// The codec the others are compared with: msgpack-serde's compact mode.
@@ -90,9 +90,11 @@ pub trait Fixture: Serialize + DeserializeOwned + Proto + Clone + PartialEq + 's
     type Array: Serialize + DeserializeOwned + PartialEq + 'static;
     /// `#[derive(MsgPacker)]`
     type Packer: Packable + Unpackable + PartialEq + 'static;
+    /// `#[derive(ToMessagePack, FromMessagePack)]`
+    type Zero: zerompk::ToMessagePack + zerompk::FromMessagePackOwned + PartialEq + 'static;
 
     /// Converts to the other families.
-    fn families(&self) -> (Self::Tagged, Self::Array, Self::Packer);
+    fn families(&self) -> (Self::Tagged, Self::Array, Self::Packer, Self::Zero);
 
     /// Decodes msgpack-serde bytes into types that borrow, for fixtures
     /// that have them.
@@ -107,9 +109,10 @@ macro_rules! fixture {
             type Tagged = tagged::$name;
             type Array = array::$name;
             type Packer = packer::$name;
+            type Zero = zero::$name;
 
-            fn families(&self) -> (tagged::$name, array::$name, packer::$name) {
-                (self.convert(), self.convert(), self.convert())
+            fn families(&self) -> (tagged::$name, array::$name, packer::$name, zero::$name) {
+                (self.convert(), self.convert(), self.convert(), self.convert())
             }
 
             $(fn decode_borrowed() -> Option<fn(&[u8])> {
@@ -136,9 +139,39 @@ fn ours<T: Serialize>(out: &mut Vec<u8>, value: &T, config: Config) {
         .unwrap();
 }
 
+/// zerompk into a reused buffer, through its `std::io::Write` entry
+/// point: the one that appends to a caller's `Vec`, as every other row
+/// does. (`to_msgpack` into a zeroed slice skips the capacity checks but
+/// needs the slice zeroed; RESULTS.md compares the two.)
+fn zerompk_into<T: zerompk::ToMessagePack>(value: &T, out: &mut Vec<u8>) {
+    zerompk::write_msgpack(out, value).unwrap();
+}
+
+/// The floor: a copy of the encoded bytes, a `clone()` of the value. No
+/// codec can encode faster than it copies its output, nor decode into
+/// owned types faster than it builds them.
+fn floor<T: Fixture>(value: &T, bytes: Vec<u8>) -> Codec {
+    let bytes = Rc::new(bytes);
+    let value = Rc::new(value.clone());
+    let (b1, b2, b3) = (bytes.clone(), bytes.clone(), bytes);
+    Codec {
+        name: FLOOR,
+        encode: Box::new(move |out| out.extend_from_slice(&b1)),
+        encode_fresh: Box::new(move || b2.to_vec()),
+        decode: Box::new(move |_| {
+            black_box(black_box(&*value).clone());
+        }),
+        decode_borrowed: None,
+        verify: Box::new(move |candidate| candidate == &b3[..]),
+    }
+}
+
+/// The name of the [`floor`] row.
+pub const FLOOR: &str = "floor (memcpy / clone)";
+
 /// Every codec, for `value`, in table order.
 pub fn codecs<T: Fixture>(value: &T) -> Vec<Codec> {
-    let (tagged, array, packer) = value.families();
+    let (tagged, array, packer, zero) = value.families();
     let mut ours_named = Codec::new(
         "msgpack-serde named",
         value.clone(),
@@ -155,6 +188,7 @@ pub fn codecs<T: Fixture>(value: &T) -> Vec<Codec> {
         ours_named = ours_named.with_borrowed(decode);
         ours_compact = ours_compact.with_borrowed(decode);
     }
+    let floor = floor(value, (ours_compact.encode_fresh)());
     vec![
         ours_compact,
         ours_named,
@@ -190,6 +224,9 @@ pub fn codecs<T: Fixture>(value: &T) -> Vec<Codec> {
             },
             |b| T::Packer::unpack(b).unwrap(),
         ),
+        Codec::new("zerompk", zero, zerompk_into, |b| {
+            zerompk::from_msgpack(b).unwrap()
+        }),
         Codec::new(
             "prost",
             value.to_proto(),
@@ -208,6 +245,7 @@ pub fn codecs<T: Fixture>(value: &T) -> Vec<Codec> {
             |v, out| serde_json::to_writer(out, v).unwrap(),
             |b| serde_json::from_slice(b).unwrap(),
         ),
+        floor,
     ]
 }
 

@@ -9,7 +9,7 @@ pub mod codecs;
 pub mod fixtures;
 pub mod http;
 pub mod measure;
-pub mod model;
+pub use msgpack_bench_model as model;
 pub mod proto;
 pub mod rng;
 pub mod run;

@@ -1,11 +1,13 @@
 //! The fuzz targets' shared code: the properties each target checks
-//! ([`checks`]; [`json`] for the JSON transcoder and the `msgpack`
-//! command), the types they decode into ([`types`]) and the counting
-//! allocator that holds every decode to a memory budget ([`budget`]).
+//! ([`checks`], [`http_checks`] for msgpack-axum's readers, [`json`] for
+//! the JSON transcoder and the `msgpack` command), the types they decode
+//! into ([`types`]) and the counting allocator that holds every decode to
+//! a memory budget ([`budget`]).
 //! See README.md for how to run them.
 
 pub mod budget;
 pub mod checks;
+pub mod http_checks;
 pub mod json;
 pub mod types;
 

@@ -95,8 +95,9 @@ impl Frames {
         }
     }
 
-    #[cfg(test)]
-    fn capacity(&self) -> usize {
+    /// The room the joined buffer has (0 before a second frame).
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn capacity(&self) -> usize {
         match &self.read {
             Read::Joined(joined) => joined.capacity(),
             _ => 0,

@@ -43,7 +43,7 @@
 //! |---|---|
 //! | absent, empty or malformed | JSON |
 //! | names no MessagePack type (`application/json`, `*/*`, `application/*`) | JSON: wildcards never select MessagePack |
-//! | names a MessagePack type: `application/msgpack`, `application/x-msgpack`, `application/vnd.msgpack`, any `+msgpack` | MessagePack, labelled with the type named (parameters such as `charset` are ignored) |
+//! | names a MessagePack type: one of [`MSGPACK_TYPES`] (`application/msgpack` and its aliases), any `+msgpack` | MessagePack, labelled with the type named (parameters such as `charset` are ignored) |
 //! | names several MessagePack types | the one with the highest q; `application/msgpack` when several share it |
 //! | accepts both JSON and MessagePack | the higher q wins; equal q goes to MessagePack |
 //! | `q=0` on a type | that type is excluded, also when a wildcard would admit it |
@@ -66,6 +66,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod __fuzz;
 mod body;
 #[cfg(feature = "reqwest")]
 pub mod client;
@@ -77,7 +80,7 @@ mod media;
 mod msgpack;
 mod negotiate;
 mod negotiated;
-mod rejection;
+pub mod rejection;
 mod transcode;
 mod vary;
 

@@ -177,7 +177,31 @@ where
 /// caps the upper bound at the limit). The 2 MiB axum applies when nothing
 /// is set looks the same as `DefaultBodyLimit::max(2 MiB)`; the two are
 /// told apart by whether setting that same limit again adds an extension.
-/// The tests pin this against the axum in use.
+///
+/// Why a probe, and not what axum offers for reading a limited body
+/// (`Bytes::from_request`, `RequestExt::with_limited_body` on the request
+/// itself, both `Limited` inside): those apply axum's limit but never say
+/// what it is, and the behaviour the tests pin needs the number and
+/// whether it was set.
+/// - With no `DefaultBodyLimit` our default is 10 MiB, where axum's is
+///   2 MiB (`the_default_size_limit_is_10_mib` in tests/http.rs).
+/// - [`RequestLimits::max_body`] wins over a `DefaultBodyLimit`, above it
+///   as well as below, so axum's `Limited` cannot be around the body.
+/// - A `Content-Length` over the limit is refused before reading, and the
+///   413 names the limit: both need the number.
+/// - `Bytes::from_request` collects through a list of frames: more
+///   allocations than [`Frames`](crate::frames::Frames), which
+///   tests/alloc.rs counts.
+///
+/// What would break it, and which tests then fail (they run against the
+/// axum in Cargo.lock): `with_limited_body` no longer wrapping the body in
+/// `Limited`, or `Limited` no longer capping the size hint (a set limit
+/// reads as none: `a_default_body_limit_is_read`); `DefaultBodyLimit::apply`
+/// no longer inserting one extension that a second `apply` replaces, or
+/// axum's own default moving from 2 MiB (`no_default_body_limit_is_not_set`
+/// and `a_default_body_limit_is_read` below, and
+/// `axums_default_body_limit_is_respected_when_set` in tests/http.rs).
+/// Should axum make the limit readable, read it here directly instead.
 fn axum_body_limit(extensions: &mut Extensions) -> Option<Option<usize>> {
     const AXUM_DEFAULT: usize = 2 * 1024 * 1024;
 

@@ -1,30 +1,70 @@
 //! The media types this crate speaks, and how a `Content-Type` is read.
 
+use std::sync::LazyLock;
+
 use http::header::{HeaderMap, CONTENT_TYPE};
 use mediatype::MediaType;
 
+/// The MessagePack media types by name: the one table that the
+/// `Content-Type` parser, the `Accept` fast path, the types a `406` offers,
+/// the `Accept` hint of a `415` and the docs read (any `+msgpack` type is
+/// taken too). The first is the label of MessagePack responses when the
+/// client named no other. Adding a name is adding a line here; a test
+/// checks that every reader sees it.
+///
+/// ```
+/// assert!(msgpack_axum::MSGPACK_TYPES.contains(&"application/vnd.msgpack"));
+/// ```
+pub const MSGPACK_TYPES: [&str; 3] = [
+    "application/msgpack",
+    "application/x-msgpack",
+    "application/vnd.msgpack",
+];
+
 /// `application/msgpack`: what MessagePack responses are labelled when the
 /// client named no other MessagePack type.
-pub const APPLICATION_MSGPACK: &str = "application/msgpack";
+pub const APPLICATION_MSGPACK: &str = MSGPACK_TYPES[0];
 /// `application/x-msgpack`: the unregistered name many clients still send.
-pub const APPLICATION_X_MSGPACK: &str = "application/x-msgpack";
+pub const APPLICATION_X_MSGPACK: &str = MSGPACK_TYPES[1];
 /// `application/vnd.msgpack`: the name registered with IANA.
-pub const APPLICATION_VND_MSGPACK: &str = "application/vnd.msgpack";
+pub const APPLICATION_VND_MSGPACK: &str = MSGPACK_TYPES[2];
 /// `application/json`.
 pub const APPLICATION_JSON: &str = "application/json";
 
-/// The MessagePack types a request body may have, as listed in `415`
-/// responses and their `Accept` hint (any `+msgpack` type is taken too).
-pub const MSGPACK_TYPES: [&str; 3] = [
-    APPLICATION_MSGPACK,
-    APPLICATION_X_MSGPACK,
-    APPLICATION_VND_MSGPACK,
-];
+/// The subtype of a name of [`MSGPACK_TYPES`]: all are `application/...`,
+/// which the table's test checks.
+pub(crate) const fn msgpack_subtype(name: &'static str) -> &'static str {
+    let (_, subtype) = name.as_bytes().split_at("application/".len());
+    match std::str::from_utf8(subtype) {
+        Ok(subtype) => subtype,
+        Err(_) => panic!("a MessagePack type is ASCII"),
+    }
+}
 
-/// The three registered MessagePack types and `*/*+msgpack`, as the
-/// `Accept` hint of a `415` response.
-pub(crate) const MSGPACK_ACCEPT_HINT: &str =
-    "application/msgpack, application/x-msgpack, application/vnd.msgpack, */*+msgpack";
+/// The `Accept` hint (and message) of a `415` from
+/// [`MsgPack`](crate::MsgPack): every name of [`MSGPACK_TYPES`] and
+/// `*/*+msgpack`.
+pub(crate) fn msgpack_accept_hint() -> &'static str {
+    static HINT: LazyLock<String> =
+        LazyLock::new(|| [&MSGPACK_TYPES[..], &["*/*+msgpack"]].concat().join(", "));
+    &HINT
+}
+
+/// The `Accept` hint (and message) of a `415` from
+/// [`Negotiated`](crate::Negotiated): JSON, every name of
+/// [`MSGPACK_TYPES`], `*/*+json` and `*/*+msgpack`.
+pub(crate) fn negotiated_accept_hint() -> &'static str {
+    static HINT: LazyLock<String> = LazyLock::new(|| {
+        [
+            &[APPLICATION_JSON][..],
+            &MSGPACK_TYPES,
+            &["*/*+json", "*/*+msgpack"],
+        ]
+        .concat()
+        .join(", ")
+    });
+    &HINT
+}
 
 /// What a media type is, for this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,9 +87,9 @@ pub(crate) fn kind(media: &MediaType<'_>) -> Kind {
         Some(suffix) if suffix.as_str().eq_ignore_ascii_case("json") => Kind::Json,
         Some(_) => Kind::Other,
         None if !ty.eq_ignore_ascii_case("application") => Kind::Other,
-        None if ["msgpack", "x-msgpack", "vnd.msgpack"]
+        None if MSGPACK_TYPES
             .iter()
-            .any(|name| subty.eq_ignore_ascii_case(name)) =>
+            .any(|name| subty.eq_ignore_ascii_case(msgpack_subtype(name))) =>
         {
             Kind::MsgPack
         }

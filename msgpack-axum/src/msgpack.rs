@@ -18,9 +18,8 @@ use crate::rejection::MsgPackRejection;
 
 /// MessagePack, as axum's `Json` is JSON.
 ///
-/// As an extractor it takes a body of a MessagePack type
-/// (`application/msgpack`, `application/x-msgpack`,
-/// `application/vnd.msgpack` or any `+msgpack` type), read and decoded
+/// As an extractor it takes a body of a MessagePack type (one of
+/// [`MSGPACK_TYPES`](crate::MSGPACK_TYPES) or any `+msgpack` type), read and decoded
 /// under [`RequestLimits`](crate::RequestLimits) before the handler runs;
 /// anything else is a negotiated [`MsgPackRejection`]. Structs may arrive as
 /// maps or as arrays.

@@ -51,13 +51,17 @@ impl Format {
     }
 }
 
-/// The types a negotiated response can take, as a `406` body lists them.
-pub(crate) const OFFERED: [&str; 4] = [
-    media::APPLICATION_JSON,
-    media::APPLICATION_MSGPACK,
-    media::APPLICATION_X_MSGPACK,
-    media::APPLICATION_VND_MSGPACK,
-];
+/// The types a negotiated response can take, as a `406` body lists them:
+/// JSON and [`media::MSGPACK_TYPES`].
+pub(crate) const OFFERED: [&str; 1 + media::MSGPACK_TYPES.len()] = {
+    let mut offered = [media::APPLICATION_JSON; 1 + media::MSGPACK_TYPES.len()];
+    let mut i = 0;
+    while i < media::MSGPACK_TYPES.len() {
+        offered[1 + i] = media::MSGPACK_TYPES[i];
+        i += 1;
+    }
+    offered
+};
 
 /// A quality value in thousandths: `q=0.5` is 500.
 type Quality = u16;
@@ -125,25 +129,28 @@ fn eq_opt(a: Option<&str>, b: Option<&str>) -> bool {
 /// The ranges of an `Accept` that count, after ordering: a client names a
 /// handful, and the choice of a MessagePack type compares each with those
 /// before it, so a header of thousands must not cost their square.
-const MAX_RANGES: usize = 64;
+pub(crate) const MAX_RANGES: usize = 64;
 
-/// The `Accept` values most clients send, recognised without parsing.
-const COMMON: [(&str, Range<'static>); 5] = [
-    ("*/*", Range::common("*", "*")),
-    ("application/json", Range::common("application", "json")),
-    (
-        "application/msgpack",
-        Range::common("application", "msgpack"),
-    ),
-    (
-        "application/x-msgpack",
-        Range::common("application", "x-msgpack"),
-    ),
-    (
-        "application/vnd.msgpack",
-        Range::common("application", "vnd.msgpack"),
-    ),
-];
+/// The `Accept` values most clients send, recognised without parsing:
+/// `*/*`, `application/json` and each of [`media::MSGPACK_TYPES`].
+const COMMON: [(&str, Range<'static>); 2 + media::MSGPACK_TYPES.len()] = {
+    let any = ("*/*", Range::common("*", "*"));
+    let mut common = [any; 2 + media::MSGPACK_TYPES.len()];
+    common[1] = (
+        media::APPLICATION_JSON,
+        Range::common("application", "json"),
+    );
+    let mut i = 0;
+    while i < media::MSGPACK_TYPES.len() {
+        let name = media::MSGPACK_TYPES[i];
+        common[2 + i] = (
+            name,
+            Range::common("application", media::msgpack_subtype(name)),
+        );
+        i += 1;
+    }
+    common
+};
 
 /// A request's `Accept`, read once.
 #[derive(Debug)]
@@ -181,7 +188,7 @@ impl Accept {
 
     /// Reads `Accept` with `headers-accept` alone, without the shortcut for
     /// common values.
-    fn parse(headers: &HeaderMap) -> Accept {
+    pub(crate) fn parse(headers: &HeaderMap) -> Accept {
         let Ok(parsed) = headers_accept::Accept::decode(&mut headers.get_all(ACCEPT).iter()) else {
             return Accept(Ranges::Any);
         };
@@ -204,7 +211,8 @@ impl Accept {
             Ranges::One(range) => (Some(*range), None),
             Ranges::Parsed(accept) => (None, Some(accept.media_types())),
         };
-        one.into_iter()
+        let ranges = one
+            .into_iter()
             .chain(parsed.into_iter().flatten().map(|media| {
                 Range {
                     ty: media.ty().as_str(),
@@ -216,7 +224,16 @@ impl Accept {
                         .unwrap_or(FULL),
                 }
             }))
-            .take(MAX_RANGES)
+            .take(MAX_RANGES);
+        #[cfg(feature = "fuzzing")]
+        let ranges = ranges.inspect(|_| crate::__fuzz::range_read());
+        ranges
+    }
+
+    /// Whether the value was one of [`COMMON`], read without parsing.
+    #[cfg(feature = "fuzzing")]
+    pub(crate) fn is_common(&self) -> bool {
+        matches!(self.0, Ranges::One(_))
     }
 
     fn is_any(&self) -> bool {
@@ -538,6 +555,46 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every reader of the media table sees each of its names: the
+    /// `Content-Type` parser, the `Accept` fast path and the label it
+    /// answers with, the types a `406` offers, both `415` hints, and the
+    /// docs (lib.rs links the table; the README lists it).
+    #[test]
+    fn every_reader_sees_every_messagepack_type() {
+        let readme = include_str!("../../README.md");
+        for name in media::MSGPACK_TYPES {
+            assert!(
+                name.starts_with("application/") && !name.bytes().any(|b| b.is_ascii_uppercase()),
+                "{name}: the table holds lowercase application/ types"
+            );
+            let mut content = HeaderMap::new();
+            content.insert(http::header::CONTENT_TYPE, HeaderValue::from_static(name));
+            assert_eq!(media::content_kind(&content), Some(Kind::MsgPack), "{name}");
+            let accept = Accept::from_headers(&headers(&[name]));
+            assert!(
+                matches!(accept.0, Ranges::One(_)),
+                "{name} is on the fast path"
+            );
+            assert_eq!(
+                accept.negotiate(),
+                Some(Format::MsgPack(HeaderValue::from_static(name))),
+                "{name}"
+            );
+            assert!(OFFERED.contains(&name), "{name} is offered");
+            for hint in [
+                media::msgpack_accept_hint(),
+                media::negotiated_accept_hint(),
+            ] {
+                assert!(hint.split(", ").any(|n| n == name), "{name} in {hint}");
+            }
+            assert!(
+                readme.contains(&format!("`{name}`")),
+                "README.md names {name}"
+            );
+        }
+        assert!(include_str!("lib.rs").contains("[`MSGPACK_TYPES`]"));
     }
 
     #[test]

@@ -88,10 +88,6 @@ fn missing_layer() -> Response {
     (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
 }
 
-/// What a request body to [`Negotiated`] may be, for `415` responses.
-const ACCEPTED_BODIES: &str =
-    "application/json, application/msgpack, application/x-msgpack, application/vnd.msgpack, */*+json, */*+msgpack";
-
 impl<T, S> FromRequest<S> for Negotiated<T>
 where
     T: DeserializeOwned,
@@ -107,7 +103,7 @@ where
             _ => {
                 return Err(MsgPackRejection::unsupported_media_type(
                     request.headers(),
-                    ACCEPTED_BODIES,
+                    media::negotiated_accept_hint(),
                 ))
             }
         };

@@ -12,11 +12,14 @@
 #[path = "../examples/server/app.rs"]
 mod app;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use msgpack_test_support::http::serve;
+use msgpack_test_support::skip;
 
 /// How long one client may run before it is killed and the test fails.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -89,21 +92,6 @@ fn available(program: &str, args: &[&str], why: &str) -> bool {
     ok
 }
 
-/// Under CI a missing interpreter or package is a failure: .ci/run
-/// installs them. Elsewhere the test says why it skipped, on the real
-/// stderr so that `cargo test` shows it without `--nocapture`.
-fn skip(why: &str) {
-    if in_ci() {
-        panic!("{why}; CI is set, so this fails instead of skipping (.ci/run installs it)");
-    }
-    let line = format!("skipped: {why}\n");
-    let _ = std::io::stderr().write_all(line.as_bytes());
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|value| !value.is_empty() && value != "false" && value != "0")
-}
-
 /// Serves the example app on 127.0.0.1 and runs `program script URL` in
 /// the crate's folder, failing with the client's output unless it exits 0
 /// within [`CLIENT_TIMEOUT`].
@@ -113,11 +101,9 @@ fn run_client(program: &str, script: &str) {
         .enable_all()
         .build()
         .unwrap();
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let server = runtime.spawn(async move { axum::serve(listener, app::app()).await });
+    let server = runtime.block_on(serve(app::app()));
+    let url = server.url;
+    let server = server.task;
 
     let started = Instant::now();
     let mut child = Command::new(program)

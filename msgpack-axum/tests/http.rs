@@ -39,10 +39,7 @@ fn profile_msgpack() -> Vec<u8> {
 
 /// Serves `app` on 127.0.0.1 at an ephemeral port; returns its base URL.
 async fn serve(app: Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    format!("http://{address}")
+    msgpack_test_support::http::serve(app).await.url
 }
 
 fn client() -> reqwest::Client {

@@ -81,6 +81,8 @@ mod integer;
 mod limits;
 pub mod marker;
 mod read;
+#[cfg(feature = "alloc")]
+mod room;
 #[cfg(feature = "serde")]
 pub mod serde_ext;
 mod timestamp;
@@ -94,6 +96,8 @@ pub use integer::{FromInteger, Integer, OutOfRange};
 pub use limits::{Limits, Owed};
 pub use marker::{Family, Length, Marker};
 pub use read::Reader;
+#[cfg(feature = "alloc")]
+pub use room::Room;
 pub use timestamp::{Timestamp, TimestampRangeError, TIMESTAMP_EXT_TYPE};
 #[cfg(feature = "alloc")]
 pub use value::{Value, ValueRef};

@@ -50,41 +50,13 @@ fn check(value: &Value) {
 
 /// Integers at and around every boundary between forms.
 fn integers() -> Vec<Value> {
-    let mut values = Vec::new();
-    for edge in [
-        0u64,
-        127,
-        128,
-        255,
-        256,
-        65535,
-        65536,
-        u32::MAX as u64,
-        1 << 32,
-        i64::MAX as u64,
-        u64::MAX,
-    ] {
-        for n in [edge.saturating_sub(1), edge, edge.saturating_add(1)] {
-            values.push(Value::from(n));
-        }
-    }
-    for edge in [
-        -1i64,
-        -32,
-        -33,
-        -128,
-        -129,
-        -32768,
-        -32769,
-        i32::MIN as i64,
-        i32::MIN as i64 - 1,
-        i64::MIN,
-    ] {
-        for n in [edge.saturating_sub(1), edge, edge.saturating_add(1)] {
-            values.push(Value::from(n));
-        }
-    }
-    values
+    let range = i128::from(i64::MIN)..=i128::from(u64::MAX);
+    msgpack_test_support::INTEGER_EDGES
+        .iter()
+        .flat_map(|&edge| [edge - 1, edge, edge + 1])
+        .filter(|n| range.contains(n))
+        .map(msgpack_test_support::strategies::int_value)
+        .collect()
 }
 
 #[test]

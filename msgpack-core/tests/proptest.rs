@@ -6,98 +6,9 @@ use msgpack_core::decode::str_from_utf8;
 use msgpack_core::{
     encode, BufferFull, Error, ErrorKind, Marker, Reader, SliceWriter, Value, ValueRef,
 };
+use msgpack_test_support::strategies::{integer_value, noise, value};
 use proptest::collection::vec;
 use proptest::prelude::*;
-
-/// Integers over the whole range, with the boundaries between forms
-/// (which uniform sampling would almost never hit) drawn often.
-fn integer() -> impl Strategy<Value = Value> {
-    let edges = vec![
-        0i128,
-        127,
-        128,
-        255,
-        256,
-        65535,
-        65536,
-        u32::MAX as i128,
-        1 << 32,
-        i64::MAX as i128,
-        i64::MAX as i128 + 1,
-        u64::MAX as i128,
-        -1,
-        -32,
-        -33,
-        -128,
-        -129,
-        -32768,
-        -32769,
-        i32::MIN as i128,
-        i32::MIN as i128 - 1,
-        i64::MIN as i128,
-    ];
-    prop_oneof![
-        any::<u64>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        (-40i64..300).prop_map(Value::from),
-        prop::sample::select(edges).prop_map(|n| match u64::try_from(n) {
-            Ok(u) => Value::from(u),
-            Err(_) => Value::from(n as i64),
-        }),
-    ]
-}
-
-/// Bytes of lengths around the str 8, bin 8 and fixext boundaries.
-fn bytes() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        4 => vec(any::<u8>(), 0..40),
-        1 => vec(any::<u8>(), 250..300),
-    ]
-}
-
-/// Any scalar: nil, booleans, integers, floats but NaN (which is not
-/// equal to itself), strings, binary data and extensions of any type.
-fn scalar() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        1 => Just(Value::Nil),
-        1 => any::<bool>().prop_map(Value::Bool),
-        3 => integer(),
-        1 => any::<f32>()
-            .prop_filter("NaN", |x| !x.is_nan())
-            .prop_map(Value::F32),
-        1 => any::<f64>()
-            .prop_filter("NaN", |x| !x.is_nan())
-            .prop_map(Value::F64),
-        2 => prop_oneof![4 => "(?s).{0,40}", 1 => "[a-z]{28,40}", 1 => "[ -~]{250,300}"]
-            .prop_map(Value::Str),
-        1 => bytes().prop_map(Value::Bin),
-        1 => (any::<i8>(), bytes()).prop_map(|(ty, data)| Value::Ext(ty, data)),
-    ]
-}
-
-/// Any value: scalars, and arrays and maps (with keys of any type) of
-/// up to 20 elements nested up to 4 deep.
-fn value() -> impl Strategy<Value = Value> {
-    scalar().prop_recursive(4, 64, 20, |inner| {
-        prop_oneof![
-            vec(inner.clone(), 0..20).prop_map(Value::Array),
-            vec((inner.clone(), inner), 0..20).prop_map(Value::Map),
-        ]
-    })
-}
-
-/// Bytes that look like MessagePack more often than uniform noise does:
-/// markers of every family, lengths and payload bytes.
-fn noise() -> impl Strategy<Value = Vec<u8>> {
-    let byte = prop_oneof![
-        3 => any::<u8>(),
-        1 => prop::sample::select(vec![
-            0x00, 0x01, 0x7f, 0x80, 0x81, 0x8f, 0x90, 0x91, 0x9f, 0xa0, 0xa1, 0xbf, 0xc0, 0xc1,
-            0xc4, 0xc7, 0xd4, 0xd6, 0xd7, 0xd9, 0xdc, 0xdd, 0xde, 0xdf, 0xff,
-        ]),
-    ];
-    vec(byte, 0..512)
-}
 
 /// Decodes `bytes` every way there is, and checks that the ways agree.
 /// Must return, whatever the bytes.
@@ -213,8 +124,8 @@ proptest! {
     /// with comparisons. Both must give the same smallest form, into a
     /// `Vec` and into a fixed buffer.
     #[test]
-    fn integers_are_written_as_rmpv_writes_them(value in integer(), room in 0usize..12) {
-        let Value::Int(n) = value else { unreachable!("integer() gives integers") };
+    fn integers_are_written_as_rmpv_writes_them(value in integer_value(), room in 0usize..12) {
+        let Value::Int(n) = value else { unreachable!("integer_value() gives integers") };
         let theirs = match (n.as_u64(), n.as_i64()) {
             (Some(u), _) => rmpv::Value::from(u),
             (None, Some(i)) => rmpv::Value::from(i),

@@ -109,31 +109,7 @@ mod tests {
     /// trailing bytes that must not leak into the value.
     #[test]
     fn reads_every_form_as_written() {
-        let values: [i128; 22] = [
-            0,
-            127,
-            128,
-            255,
-            256,
-            65535,
-            65536,
-            u32::MAX as i128,
-            1 << 32,
-            i64::MAX as i128,
-            1 << 63,
-            u64::MAX as i128,
-            -1,
-            -32,
-            -33,
-            -128,
-            -129,
-            -32768,
-            -32769,
-            i32::MIN as i128,
-            i32::MIN as i128 - 1,
-            i64::MIN as i128,
-        ];
-        for n in values {
+        for n in msgpack_test_support::INTEGER_EDGES {
             let mut bytes = Vec::new();
             match u64::try_from(n) {
                 Ok(u) => encode::write_uint(&mut bytes, u).map(drop).unwrap(),

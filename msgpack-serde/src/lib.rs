@@ -37,7 +37,7 @@
 //!
 //! The whole mapping of the serde data model is in [`Serializer`]'s docs.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 #[doc(hidden)]

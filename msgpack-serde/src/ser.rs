@@ -71,6 +71,7 @@ macro_rules! bytes_only_items {
     };
 }
 
+pub(crate) mod direct;
 mod ext;
 mod raw;
 

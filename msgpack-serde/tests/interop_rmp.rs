@@ -315,24 +315,9 @@ fn values_are_byte_identical() {
 #[test]
 fn numbers_agree() {
     // Minimal integer widths, both signs, at every boundary.
-    let ints: [i64; 16] = [
-        0,
-        127,
-        128,
-        255,
-        256,
-        65_535,
-        65_536,
-        u32::MAX as i64,
-        u32::MAX as i64 + 1,
-        i64::MAX,
-        -1,
-        -32,
-        -33,
-        -129,
-        -32_769,
-        i64::MIN,
-    ];
+    let ints = msgpack_test_support::INTEGER_EDGES
+        .into_iter()
+        .filter_map(|n| i64::try_from(n).ok());
     for n in ints {
         let ours = msgpack_serde::to_vec(&n).unwrap();
         assert_eq!(ours, rmp_serde::to_vec(&n).unwrap(), "{n}");

@@ -1,11 +1,14 @@
 //! Property tests: generated serde types round-trip in both modes, from a
-//! slice and a reader alike; `to_vec` writes minimal forms; and no input,
-//! random or a mangled valid message, makes decoding panic.
+//! slice and a reader alike; `to_vec` writes minimal forms; and any input,
+//! random, near-MessagePack or a mangled valid message, decodes to what
+//! re-encodes and reads back, or fails with an error at an offset within
+//! it, every way of decoding agreeing.
 
 use std::collections::BTreeMap;
 use std::io::Cursor;
 
 use msgpack_serde::Value;
+use msgpack_test_support::strategies::{integer, noise, value};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -95,30 +98,6 @@ fn sample() -> impl Strategy<Value = Sample> {
     )
 }
 
-/// Any `Value` without NaN, keys of any type, nested a few levels.
-fn value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Nil),
-        any::<bool>().prop_map(Value::Bool),
-        any::<u64>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        any::<f32>()
-            .prop_filter("no NaN", |x| !x.is_nan())
-            .prop_map(Value::F32),
-        float().prop_map(Value::F64),
-        ".{0,40}".prop_map(Value::from),
-        proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Bin),
-        (any::<i8>(), proptest::collection::vec(any::<u8>(), 0..20))
-            .prop_map(|(ty, data)| Value::Ext(ty, data)),
-    ];
-    leaf.prop_recursive(4, 64, 8, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
-            proptest::collection::vec((inner.clone(), inner), 0..8).prop_map(Value::Map),
-        ]
-    })
-}
-
 /// A valid message with some bytes overwritten and maybe cut short.
 fn mangled() -> impl Strategy<Value = Vec<u8>> {
     (
@@ -143,49 +122,93 @@ fn mangled() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
-/// Decodes `bytes` every way there is; only panics matter here.
-fn decode_everything(bytes: &[u8]) {
-    let _ = msgpack_serde::from_slice::<Value>(bytes);
-    let _ = msgpack_serde::from_slice::<Sample>(bytes);
-    let _ = msgpack_serde::from_slice::<serde::de::IgnoredAny>(bytes);
-    let _ = msgpack_serde::from_slice::<msgpack_serde::RawValue>(bytes);
-    let _ = msgpack_serde::from_reader::<_, Value>(Cursor::new(bytes));
-    let _ = msgpack_serde::from_reader::<_, Sample>(Cursor::new(bytes));
-    let _ = msgpack_serde::StreamDeserializer::<_, Value>::from_slice(bytes).count();
+/// Fails unless `result` is a value or an error whose offset is within
+/// `bytes`.
+fn within_input<T>(bytes: &[u8], result: &msgpack_serde::Result<T>) -> Result<(), TestCaseError> {
+    if let Err(error) = result {
+        let offset = error.offset();
+        prop_assert!(
+            offset.is_some_and(|at| at <= bytes.len()),
+            "{} (offset {:?}) in {} bytes",
+            error,
+            offset,
+            bytes.len()
+        );
+    }
+    Ok(())
 }
 
-/// An integer of either family, with the boundaries between forms
-/// (which uniform sampling would almost never hit) drawn often.
-fn integer() -> impl Strategy<Value = i128> {
-    let edges = [
-        0i128,
-        127,
-        128,
-        255,
-        256,
-        65535,
-        65536,
-        u32::MAX as i128,
-        1 << 32,
-        i64::MAX as i128,
-        1 << 63,
-        u64::MAX as i128,
-        -1,
-        -32,
-        -33,
-        -128,
-        -129,
-        -32768,
-        -32769,
-        i32::MIN as i128,
-        i32::MIN as i128 - 1,
-        i64::MIN as i128,
-    ];
-    prop_oneof![
-        any::<u64>().prop_map(i128::from),
-        any::<i64>().prop_map(i128::from),
-        proptest::sample::select(edges.to_vec()),
-    ]
+/// `value` encoded (structs as maps): NaN is not equal to itself, so
+/// decoded values are compared by their bytes.
+fn encoded<T: Serialize>(value: &T) -> Vec<u8> {
+    msgpack_serde::to_vec(value).unwrap()
+}
+
+/// Decodes `bytes` every way there is. Each gives a value or an error
+/// whose offset is within the input; the ways agree (slice and reader,
+/// serde and core); a decoded `Value` re-encodes in its smallest form
+/// (no longer than the input) and reads back the same, and is the whole
+/// input for `RawValue`, `IgnoredAny` and the stream alike; a decoded
+/// `Sample` round-trips in both modes.
+fn decode_everything(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let value = msgpack_serde::from_slice::<Value>(bytes);
+    within_input(bytes, &value)?;
+    let core = Value::from_slice(bytes);
+    prop_assert_eq!(
+        value.as_ref().ok().map(encoded),
+        core.as_ref().ok().map(encoded),
+        "serde's and core's Value decoders disagree: {:?} and {:?}",
+        value.as_ref().err(),
+        core.as_ref().err()
+    );
+    let read = msgpack_serde::from_reader::<_, Value>(Cursor::new(bytes));
+    within_input(bytes, &read)?;
+    prop_assert_eq!(
+        read.ok().map(|v| encoded(&v)),
+        value.as_ref().ok().map(encoded)
+    );
+
+    let ignored = msgpack_serde::from_slice::<serde::de::IgnoredAny>(bytes);
+    within_input(bytes, &ignored)?;
+    let raw = msgpack_serde::from_slice::<msgpack_serde::RawValue>(bytes);
+    within_input(bytes, &raw)?;
+    let mut stream = msgpack_serde::StreamDeserializer::<_, Value>::from_slice(bytes);
+    let mut streamed = Vec::new();
+    for next in stream.by_ref() {
+        within_input(bytes, &next)?;
+        streamed.push(next.ok().map(|v| encoded(&v)));
+    }
+    prop_assert!(stream.byte_offset() <= bytes.len());
+
+    if let Ok(value) = &value {
+        let smallest = value.to_vec().unwrap();
+        prop_assert!(smallest.len() <= bytes.len());
+        prop_assert_eq!(&encoded(value), &smallest);
+        let again: Value = msgpack_serde::from_slice(&smallest).unwrap();
+        prop_assert_eq!(&encoded(&again), &smallest);
+        prop_assert!(ignored.is_ok());
+        let raw = raw.unwrap();
+        prop_assert_eq!(raw.as_bytes(), bytes);
+        prop_assert_eq!(streamed, vec![Some(smallest)]);
+    }
+
+    let sample = msgpack_serde::from_slice::<Sample>(bytes);
+    within_input(bytes, &sample)?;
+    let read = msgpack_serde::from_reader::<_, Sample>(Cursor::new(bytes));
+    within_input(bytes, &read)?;
+    prop_assert_eq!(
+        read.ok().map(|s| encoded(&s)),
+        sample.as_ref().ok().map(encoded)
+    );
+    if let Ok(sample) = &sample {
+        let named = encoded(sample);
+        let back: Sample = msgpack_serde::from_slice(&named).unwrap();
+        prop_assert_eq!(encoded(&back), named);
+        let compact = msgpack_serde::to_vec_compact(sample).unwrap();
+        let back: Sample = msgpack_serde::from_slice(&compact).unwrap();
+        prop_assert_eq!(msgpack_serde::to_vec_compact(&back).unwrap(), compact);
+    }
+    Ok(())
 }
 
 /// Reads `bytes` (one integer) as `T` alone, where fewer than 9 bytes
@@ -365,12 +388,17 @@ proptest! {
     }
 
     #[test]
-    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
-        decode_everything(&bytes);
+    fn random_bytes_decode_or_fail_within_the_input(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+        decode_everything(&bytes)?;
     }
 
     #[test]
-    fn mangled_messages_never_panic(bytes in mangled()) {
-        decode_everything(&bytes);
+    fn msgpack_like_noise_decodes_or_fails_within_the_input(bytes in noise()) {
+        decode_everything(&bytes)?;
+    }
+
+    #[test]
+    fn mangled_messages_decode_or_fail_within_the_input(bytes in mangled()) {
+        decode_everything(&bytes)?;
     }
 }

@@ -55,21 +55,12 @@ fn check<T: Serialize>(value: &T) {
 fn counts_what_to_vec_writes() {
     check(&());
     check(&0u8);
-    for n in [
-        0u64,
-        127,
-        128,
-        255,
-        256,
-        65_535,
-        65_536,
-        u32::MAX as u64,
-        u64::MAX,
-    ] {
-        check(&n);
-    }
-    for n in [-1i64, -32, -33, -128, -129, -32_768, -32_769, i64::MIN] {
-        check(&n);
+    for n in msgpack_test_support::INTEGER_EDGES {
+        match (u64::try_from(n), i64::try_from(n)) {
+            (Ok(u), _) => check(&u),
+            (Err(_), Ok(i)) => check(&i),
+            (Err(_), Err(_)) => unreachable!("{n} is a MessagePack integer"),
+        }
     }
     check(&1.5f32);
     check(&1.5f64);

@@ -12,6 +12,8 @@
 mod budget;
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
+#[path = "../../fuzz/src/http_checks.rs"]
+mod http_checks;
 #[path = "../../fuzz/src/json.rs"]
 mod json;
 #[path = "../../fuzz/src/types.rs"]
@@ -29,7 +31,7 @@ use msgpack_serde::{MsgPack, UnknownFields};
 type Check = fn(&[u8]);
 
 /// Each fuzz target and what it checks.
-const TARGETS: [(&str, Check); 10] = [
+const TARGETS: [(&str, Check); 12] = [
     ("value_decode", checks::value_decode),
     ("round_trip", checks::round_trip),
     ("skip", checks::skip),
@@ -40,6 +42,8 @@ const TARGETS: [(&str, Check); 10] = [
     ("timestamp", checks::timestamp),
     ("json_to_msgpack", json::json_to_msgpack),
     ("msgpack_to_json", json::msgpack_to_json),
+    ("media_types", http_checks::media_types),
+    ("body_frames", http_checks::body_frames),
 ];
 
 fn root() -> PathBuf {

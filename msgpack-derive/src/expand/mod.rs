@@ -1,6 +1,7 @@
 //! Generates the `Serialize`, `Deserialize` and `Schema` impls.
 
 mod de;
+mod direct;
 mod schema;
 mod ser;
 

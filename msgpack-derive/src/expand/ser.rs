@@ -32,7 +32,13 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
         }
         Data::Enum(variants) => write_enum(cont, &generics, variants),
     };
+    let (dispatch, direct) = if super::direct::applies(cont) {
+        (super::direct::dispatch(cont), super::direct::expand(cont))
+    } else {
+        (quote!(), quote!())
+    };
     quote! {
+        #direct
         #[automatically_derived]
         impl #impl_generics #krate::__private::serde::Serialize for #ident #ty_generics #where_clause {
             fn serialize<__S>(&self, __serializer: __S) -> #krate::__private::Result<__S::Ok, __S::Error>
@@ -41,6 +47,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             {
                 #[allow(unused_imports)]
                 use #krate::__private::serde::ser::{SerializeMap as _, SerializeSeq as _};
+                #dispatch
                 #body
             }
         }
@@ -122,7 +129,11 @@ fn write_fields(
 /// under `omit_default`. The `Default` / `PartialEq` bounds this needs are
 /// spanned at the field type, so a missing impl is reported there (once:
 /// the `Deserialize` impl asks through the same helper).
-fn presence(cont: &Container<'_>, field: &Field<'_>, value: &TokenStream) -> TokenStream {
+pub(super) fn presence(
+    cont: &Container<'_>,
+    field: &Field<'_>,
+    value: &TokenStream,
+) -> TokenStream {
     let krate = &cont.attrs.crate_path;
     let ty = field.ty;
     let span = ty.span();

@@ -5,9 +5,13 @@
 //!   rmp-serde and msgpack-serde's named and compact modes;
 //! - [`tagged`]: `#[derive(MsgPack)]`, maps keyed by field number;
 //! - [`mod@array`]: `#[derive(MsgPack)] #[msgpack(array)]`, tag-indexed arrays;
-//! - [`packer`]: `#[derive(MsgPacker)]`, msgpacker's own (non-serde) encoding.
+//! - [`packer`]: `#[derive(MsgPacker)]`, msgpacker's own (non-serde) encoding;
+//! - [`zero`]: `#[derive(ToMessagePack, FromMessagePack)]`, zerompk's own
+//!   (non-serde) encoding: arrays in field order, unit enums as integers.
 //!
-//! The prost types are hand-written in [`crate::proto`], as prost users do.
+//! They live in a crate of their own so that the derived code is compiled
+//! as in a user's crate, apart from the benchmark harness. The prost types
+//! are hand-written in the benchmark crate's `proto` module, as prost users do.
 
 /// Converts a value of one family into the same value of another.
 pub trait Convert<T> {
@@ -103,9 +107,26 @@ macro_rules! model {
             )*
         }
 
+        /// `#[derive(ToMessagePack, FromMessagePack)]`: zerompk's encoding.
+        pub mod zero {
+            $(
+                #[allow(missing_docs)]
+                #[derive(Clone, Debug, PartialEq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
+                pub struct $name { $(pub $field: $ty),* }
+            )*
+            $(
+                #[allow(missing_docs)]
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
+                #[msgpack(c_enum)]
+                #[repr(u8)]
+                pub enum $enum_name { $($variant = $variant_tag),* }
+            )*
+        }
+
         model!(@convert tagged $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert array $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert packer $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
+        model!(@convert zero $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
     };
     (@convert $family:ident $($name:ident { $($field:ident)* })* ; $($enum_name:ident { $($variant:ident)* })*) => {
         $(

@@ -1,0 +1,273 @@
+//! Writes into a vector's reserved room: one capacity check for a whole
+//! struct or container instead of one per byte string, with the length
+//! kept in a register and stored once at the end.
+
+use alloc::vec::Vec;
+
+/// Room reserved at the end of a `Vec<u8>`: `put` writes without the
+/// vector's own capacity check, which is made once, when the room is
+/// reserved. A write that would run past the room (the estimate was
+/// short) reserves more, so no estimate can make a write fail or go out
+/// of bounds: it only costs a second reservation.
+///
+/// What is written becomes part of the vector at
+/// [`finish`](Room::finish), or when the room grows (which keeps what
+/// was written before); a room dropped before either leaves the vector
+/// as it was.
+///
+/// ```
+/// use msgpack_core::Room;
+///
+/// let mut out = vec![0xc0];
+/// let mut room = Room::new(&mut out, 3);
+/// room.put([0x92, 0x01]);
+/// room.put_prefix(&[0xcd, 0x01, 0x2c, 0, 0, 0, 0, 0, 0], 3);
+/// room.put_slice(b"past the estimate");
+/// room.finish();
+/// assert_eq!(&out[..6], [0xc0, 0x92, 0x01, 0xcd, 0x01, 0x2c]);
+/// assert_eq!(&out[6..], b"past the estimate");
+/// ```
+#[derive(Debug)]
+pub struct Room<'a> {
+    vec: &'a mut Vec<u8>,
+    /// Where `vec`'s length ends: the room starts here. Kept apart from
+    /// the vector so that writes need not reload it from the vector
+    /// (the compiler cannot tell they do not change it).
+    base: *mut u8,
+    /// Bytes written past `base`, all of them initialized.
+    written: usize,
+    /// Bytes reserved past `base`: `written <= reserved` and
+    /// `vec.len() + reserved <= vec.capacity()` always hold.
+    reserved: usize,
+}
+
+impl<'a> Room<'a> {
+    /// Reserves room for `estimate` bytes after the vector's end.
+    #[inline(always)]
+    pub fn new(vec: &'a mut Vec<u8>, estimate: usize) -> Room<'a> {
+        vec.reserve(estimate);
+        let mut room = Room {
+            vec,
+            base: core::ptr::null_mut(),
+            written: 0,
+            reserved: 0,
+        };
+        room.rebase();
+        room
+    }
+
+    /// Points the room at the vector's end, all its spare capacity.
+    #[inline(always)]
+    fn rebase(&mut self) {
+        let len = self.vec.len();
+        self.reserved = self.vec.capacity() - len;
+        // `wrapping_add`, not `add`: safe, and `len` is within the
+        // allocation (or zero for an empty one), so it never wraps.
+        self.base = self.vec.as_mut_ptr().wrapping_add(len);
+    }
+
+    /// Makes sure `additional` more bytes fit without another reservation.
+    #[inline(always)]
+    pub fn reserve(&mut self, additional: usize) {
+        self.make_room(additional);
+    }
+
+    /// Makes sure `additional` more bytes fit.
+    #[inline(always)]
+    fn make_room(&mut self, additional: usize) {
+        if additional > self.reserved - self.written {
+            (self.base, self.reserved) = grow(self.vec, self.written, additional);
+            self.written = 0;
+        }
+    }
+
+    /// Moves the written bytes into the vector's length.
+    #[inline(always)]
+    fn commit(&mut self) {
+        let len = self.vec.len() + self.written;
+        // SAFETY: `written <= reserved` bytes past the old length are
+        // within the capacity (`vec.len() + reserved <= capacity`), and
+        // every one of them was initialized by `put_*`.
+        unsafe { self.vec.set_len(len) };
+        self.rebase();
+        self.written = 0;
+    }
+
+    /// Appends `N` bytes.
+    #[inline(always)]
+    pub fn put<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.make_room(N);
+        // SAFETY: `make_room` left at least `N` reserved bytes past the
+        // written ones, inside the vector's allocation (`base` is its
+        // end, as `rebase` set it); `bytes` is a local and cannot overlap.
+        unsafe {
+            self.base
+                .add(self.written)
+                .cast::<[u8; N]>()
+                .write_unaligned(bytes);
+        }
+        self.written += N;
+    }
+
+    /// Appends a marker byte and `N` bytes after it: two stores, where
+    /// one array of `N + 1` bytes would be assembled in a register first.
+    #[inline(always)]
+    pub fn put_marked<const N: usize>(&mut self, marker: u8, bytes: [u8; N]) {
+        self.make_room(N + 1);
+        // SAFETY: as in `put`, for `N + 1` bytes.
+        unsafe {
+            let end = self.base.add(self.written);
+            end.write(marker);
+            end.add(1).cast::<[u8; N]>().write_unaligned(bytes);
+        }
+        self.written += N + 1;
+    }
+
+    /// Appends the first `len` bytes of `bytes` (all nine if `len` is
+    /// larger), with one copy of all nine: see
+    /// [`Write::write_prefix`](crate::Write::write_prefix).
+    #[inline(always)]
+    pub fn put_prefix(&mut self, bytes: &[u8; 9], len: usize) {
+        self.make_room(9);
+        // SAFETY: as in `put`, for nine bytes; only `len.min(9)` of them
+        // are counted as written, and all nine are initialized.
+        unsafe {
+            self.base
+                .add(self.written)
+                .cast::<[u8; 9]>()
+                .write_unaligned(*bytes);
+        }
+        self.written += len.min(9);
+    }
+
+    /// Appends all of `bytes`.
+    #[inline(always)]
+    pub fn put_slice(&mut self, bytes: &[u8]) {
+        self.make_room(bytes.len());
+        // SAFETY: `make_room` left `bytes.len()` reserved bytes past the
+        // written ones; `bytes` is borrowed apart from the vector, which
+        // `self` holds mutably, so they cannot overlap.
+        unsafe {
+            let end = self.base.add(self.written);
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), end, bytes.len());
+        }
+        self.written += bytes.len();
+    }
+
+    /// Lends the vector to `f`, with what was written so far part of it,
+    /// then reserves the room past whatever `f` left: for a value that
+    /// writes through the vector itself.
+    ///
+    /// ```
+    /// use msgpack_core::Room;
+    ///
+    /// let mut out = Vec::new();
+    /// let mut room = Room::new(&mut out, 8);
+    /// room.put([0x92]);
+    /// room.with_vec(|vec| vec.push(0x01));
+    /// room.put([0x02]);
+    /// room.finish();
+    /// assert_eq!(out, [0x92, 0x01, 0x02]);
+    /// ```
+    #[inline]
+    pub fn with_vec<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+        self.commit();
+        let result = f(self.vec);
+        self.rebase();
+        result
+    }
+
+    /// Makes what was written part of the vector.
+    #[inline(always)]
+    pub fn finish(mut self) {
+        self.commit();
+    }
+}
+
+/// Keeps the `written` bytes past the end of `vec` (the estimate was
+/// short) and reserves `additional` more: the new base and room. Apart
+/// from `Room`, taking its fields by value, so that the room can live in
+/// registers while it is written.
+#[cold]
+#[inline(never)]
+fn grow(vec: &mut Vec<u8>, written: usize, additional: usize) -> (*mut u8, usize) {
+    let len = vec.len() + written;
+    // SAFETY: the room's invariant (see `Room::commit`): these `written`
+    // bytes are within the capacity and initialized.
+    unsafe { vec.set_len(len) };
+    vec.reserve(additional);
+    (vec.as_mut_ptr().wrapping_add(len), vec.capacity() - len)
+}
+
+/// A room is a writer, so every `encode` function writes into it.
+impl crate::Write for Room<'_> {
+    type Error = core::convert::Infallible;
+
+    #[inline(always)]
+    fn write_u8(&mut self, byte: u8) -> Result<(), Self::Error> {
+        self.put([byte]);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
+        self.put_slice(bytes);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
+        self.put_prefix(bytes, len);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Room;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn writes_within_the_estimate_and_past_it() {
+        let mut out = Vec::new();
+        let mut room = Room::new(&mut out, 0);
+        for i in 0..200u8 {
+            room.put([i, i]);
+            room.put_prefix(&[i; 9], usize::from(i % 10));
+            room.put_slice(&vec![i; usize::from(i)]);
+        }
+        room.finish();
+        let mut expected = Vec::new();
+        for i in 0..200u8 {
+            expected.extend_from_slice(&[i, i]);
+            expected.extend(vec![i; usize::from(i % 10).min(9)]);
+            expected.extend(vec![i; usize::from(i)]);
+        }
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn a_dropped_room_leaves_the_vector_as_it_was() {
+        let mut out = vec![1, 2, 3];
+        {
+            let mut room = Room::new(&mut out, 16);
+            room.put([9; 16]);
+        }
+        assert_eq!(out, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_grown_room_keeps_what_was_written_before() {
+        let mut out = Vec::with_capacity(4);
+        let mut room = Room::new(&mut out, 4);
+        room.put([1, 2, 3]);
+        room.put_slice(&[4; 100]);
+        room.put_prefix(&[5; 9], 12);
+        room.finish();
+        assert_eq!(out.len(), 3 + 100 + 9);
+        assert_eq!(&out[..3], [1, 2, 3]);
+        assert!(out[3..103].iter().all(|&b| b == 4));
+        assert!(out[103..].iter().all(|&b| b == 5));
+    }
+}

@@ -1,0 +1,343 @@
+//! The direct path of derived types: when a `#[derive(MsgPack)]` type is
+//! serialized by this crate's own [`Serializer`] into a `Vec<u8>` (what
+//! `to_vec`, `to_writer` into a vector and axum's responses use), it
+//! writes itself into a [`Room`] reserved once, without serde's calls in
+//! between and without a capacity check per field. Any other serializer
+//! (serde_json, another format, ours over an `io::Write`) gets the same
+//! impl's serde path. Both write the same bytes: `tests/derive_direct.rs`
+//! compares them.
+//!
+//! This module holds the crate's only `unsafe` code: the casts that
+//! recognise our serializer by type identity and give its result back.
+
+#![allow(unsafe_code)]
+
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+
+use msgpack_core::{encode, Room};
+use serde::Serialize;
+
+use super::{write_str, Serializer};
+use crate::{Config, Result};
+
+/// Where a value on the direct path writes: the reserved room, and the
+/// configuration of the serializer it came from (for values that go
+/// through serde after all).
+#[derive(Debug)]
+pub struct Out<'a> {
+    room: Room<'a>,
+    config: Config,
+}
+
+impl Out<'_> {
+    /// A map header of `len` pairs.
+    #[inline(always)]
+    pub fn map_len(&mut self, len: usize) -> Result<()> {
+        encode::write_map_len(&mut self.room, len)?;
+        Ok(())
+    }
+
+    /// An array header of `len` elements.
+    #[inline(always)]
+    pub fn array_len(&mut self, len: usize) -> Result<()> {
+        encode::write_array_len(&mut self.room, len)?;
+        Ok(())
+    }
+
+    /// A field's tag, as a map key.
+    #[inline(always)]
+    pub fn tag(&mut self, tag: u64) {
+        match encode::write_uint(&mut self.room, tag) {
+            Ok(_) => {}
+            Err(never) => match never {},
+        }
+    }
+
+    /// A nil.
+    #[inline(always)]
+    pub fn nil(&mut self) {
+        self.room.put([msgpack_core::marker::NIL]);
+    }
+
+    /// Room for `additional` more bytes, reserved now.
+    #[inline(always)]
+    pub fn reserve(&mut self, additional: usize) {
+        self.room.reserve(additional);
+    }
+
+    /// `value` through serde, for a type that has no direct path: our
+    /// serializer over the same vector, with the same configuration.
+    #[inline]
+    pub fn serialize<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        let config = self.config;
+        self.room
+            .with_vec(|vec| value.serialize(&mut Serializer::with_config(vec, config)))
+    }
+}
+
+/// A type that writes itself on the direct path: what `#[derive(MsgPack)]`
+/// implements, and the std types fields have. Not public API.
+pub trait Direct {
+    /// About how many bytes a value of this type takes, reserved before
+    /// writing it: exact for fixed-size types, a lower guess for others
+    /// (a short guess costs one more reservation, never a wrong byte).
+    fn estimate() -> usize
+    where
+        Self: Sized;
+
+    /// Writes the value: the bytes our serializer writes for it.
+    fn put(&self, out: &mut Out<'_>) -> Result<()>;
+}
+
+/// Writes `value` on the direct path when `serializer` is this crate's
+/// own `Serializer` over a `Vec<u8>` (owned or borrowed) and not human
+/// readable, and gives back its result as the serializer's; otherwise
+/// gives back the serializer, for the serde path.
+#[inline(always)]
+pub fn direct<T, S>(
+    value: &T,
+    serializer: S,
+) -> core::result::Result<core::result::Result<S::Ok, S::Error>, S>
+where
+    T: Direct,
+    S: serde::Serializer,
+{
+    let id = typeid::of::<S>();
+    let result = if id == typeid::of::<&mut Serializer<Vec<u8>>>() {
+        // SAFETY: `S` is `&'a mut Serializer<Vec<u8>>` for some `'a`: the
+        // ids are equal, they differ only in lifetimes, and the referent
+        // has none. The copy of the reference is used while `serializer`
+        // is not, and `serializer` is forgotten (or given back) after.
+        let ours: &mut Serializer<Vec<u8>> = unsafe { std::mem::transmute_copy(&serializer) };
+        if ours.config.is_human_readable() {
+            return Err(serializer);
+        }
+        run(&mut ours.out, ours.config, value)
+    } else if id == typeid::of::<&mut Serializer<&mut Vec<u8>>>() {
+        // SAFETY: `S` is `&'a mut Serializer<&'b mut Vec<u8>>` for some
+        // `'b: 'a` (equal ids, as above, but for lifetimes). The cast
+        // names other lifetimes, but all that leaves this block is a
+        // reborrow of the vector for the duration of `run`, shorter than
+        // both, and nothing is stored into the serializer.
+        let ours: &mut Serializer<&mut Vec<u8>> = unsafe { std::mem::transmute_copy(&serializer) };
+        if ours.config.is_human_readable() {
+            return Err(serializer);
+        }
+        run(&mut *ours.out, ours.config, value)
+    } else {
+        return Err(serializer);
+    };
+    std::mem::forget(serializer);
+    let result = ManuallyDrop::new(result);
+    // SAFETY: `S` is `&mut Serializer<W>` for a vector `W` (checked
+    // above), whose `Ok` is `()` and whose `Error` is `crate::Error`:
+    // `Result<S::Ok, S::Error>` is `Result<(), Error>`, the type of
+    // `result`, which is copied out once and never dropped.
+    Ok(unsafe { std::mem::transmute_copy(&*result) })
+}
+
+/// Writes through a room over `vec`, what was written kept even on an
+/// error, as on the serde path (`to_writer` truncates, `to_vec` drops it).
+#[inline(always)]
+fn run<T: Direct>(vec: &mut Vec<u8>, config: Config, value: &T) -> Result<()> {
+    // The room is a local here and `put` is inlined into this function:
+    // the compiler keeps the room in registers while it is written.
+    let mut out = Out {
+        room: Room::new(vec, T::estimate()),
+        config,
+    };
+    let result = value.put(&mut out);
+    out.room.finish();
+    result
+}
+
+/// A field's type, for the derive to pick the type's direct path when it
+/// has one and serde's otherwise, by autoref specialization: the derive
+/// calls `(&Via::<T>::new()).put(..)`, which finds [`ViaDirect`]'s method
+/// on `Via<T>` first when `T: Direct`, and [`ViaSerde`]'s on `&Via<T>`
+/// otherwise (or when `T` is a type parameter).
+pub struct Via<T: ?Sized>(PhantomData<fn(&T)>);
+
+impl<T: ?Sized> Via<T> {
+    /// The probe.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        Via(PhantomData)
+    }
+}
+
+impl<T: ?Sized> Default for Via<T> {
+    fn default() -> Self {
+        Via::new()
+    }
+}
+
+impl<T: ?Sized> std::fmt::Debug for Via<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Via")
+    }
+}
+
+/// The direct path of a field whose type has one.
+pub trait ViaDirect<T: ?Sized> {
+    /// The type's estimate.
+    fn estimate(&self) -> usize;
+    /// The type's direct write.
+    fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()>;
+}
+
+impl<T: Direct> ViaDirect<T> for Via<T> {
+    #[inline(always)]
+    fn estimate(&self) -> usize {
+        T::estimate()
+    }
+
+    #[inline(always)]
+    fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()> {
+        value.put(out)
+    }
+}
+
+/// Serde's path, for a field whose type has no direct one.
+pub trait ViaSerde<T: ?Sized> {
+    /// Nothing known ahead.
+    fn estimate(&self) -> usize;
+    /// Through our serializer.
+    fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()>;
+}
+
+impl<T: ?Sized + Serialize> ViaSerde<T> for &Via<T> {
+    #[inline(always)]
+    fn estimate(&self) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()> {
+        out.serialize(value)
+    }
+}
+
+macro_rules! direct_ints {
+    ($($ty:ty => $write:ident as $wide:ty),*) => {$(
+        impl Direct for $ty {
+            #[inline(always)]
+            fn estimate() -> usize {
+                1 + std::mem::size_of::<$ty>()
+            }
+
+            #[inline(always)]
+            fn put(&self, out: &mut Out<'_>) -> Result<()> {
+                match encode::$write(&mut out.room, *self as $wide) {
+                    Ok(_) => Ok(()),
+                    Err(never) => match never {},
+                }
+            }
+        }
+    )*};
+}
+
+direct_ints!(
+    u8 => write_uint as u64, u16 => write_uint as u64, u32 => write_uint as u64,
+    u64 => write_uint as u64, i8 => write_int as i64, i16 => write_int as i64,
+    i32 => write_int as i64, i64 => write_int as i64
+);
+
+impl Direct for f32 {
+    #[inline(always)]
+    fn estimate() -> usize {
+        5
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Out<'_>) -> Result<()> {
+        out.room
+            .put_marked(msgpack_core::marker::F32, self.to_be_bytes());
+        Ok(())
+    }
+}
+
+impl Direct for f64 {
+    #[inline(always)]
+    fn estimate() -> usize {
+        9
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Out<'_>) -> Result<()> {
+        out.room
+            .put_marked(msgpack_core::marker::F64, self.to_be_bytes());
+        Ok(())
+    }
+}
+
+impl Direct for bool {
+    #[inline(always)]
+    fn estimate() -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Out<'_>) -> Result<()> {
+        out.room.put([if *self {
+            msgpack_core::marker::TRUE
+        } else {
+            msgpack_core::marker::FALSE
+        }]);
+        Ok(())
+    }
+}
+
+impl Direct for str {
+    #[inline(always)]
+    fn put(&self, out: &mut Out<'_>) -> Result<()> {
+        write_str(&mut out.room, self.as_bytes())
+    }
+}
+
+impl Direct for String {
+    #[inline(always)]
+    fn estimate() -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Out<'_>) -> Result<()> {
+        write_str(&mut out.room, self.as_bytes())
+    }
+}
+
+impl<T: Direct> Direct for Option<T> {
+    #[inline(always)]
+    fn estimate() -> usize {
+        T::estimate()
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Out<'_>) -> Result<()> {
+        match self {
+            Some(value) => value.put(out),
+            None => {
+                out.nil();
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<T: Direct> Direct for Vec<T> {
+    #[inline(always)]
+    fn estimate() -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Out<'_>) -> Result<()> {
+        out.array_len(self.len())?;
+        // One reservation for the elements' estimates, then none while
+        // they keep to it.
+        out.reserve(self.len().saturating_mul(T::estimate()));
+        self.iter().try_for_each(|value| value.put(out))
+    }
+}

@@ -1,0 +1,226 @@
+//! The direct path of derived types (msgpack-serde's own `Serializer`
+//! over a `Vec<u8>`, owned or borrowed) writes exactly the bytes of the
+//! serde path (the same `Serializer` over any other writer), for every
+//! shape the direct path takes: maps and tag-indexed arrays with gaps,
+//! absent options, `omit_default`, nested structs, vectors of them,
+//! tuple structs, fields of types without a direct path (enums, serde
+//! types, maps), integers and strings at every width, and in both struct
+//! modes.
+
+use std::collections::BTreeMap;
+use std::io::Cursor;
+
+use msgpack_serde::{Config, MsgPack, Serializer};
+use proptest::collection::vec;
+use proptest::option;
+use proptest::prelude::*;
+use serde::Serialize;
+
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+struct Point {
+    #[msgpack(tag = 1)]
+    x: f32,
+    #[msgpack(tag = 2)]
+    y: f64,
+    #[msgpack(tag = 3)]
+    visible: bool,
+}
+
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+#[msgpack(array)]
+struct Sparse {
+    #[msgpack(tag = 1)]
+    a: u8,
+    #[msgpack(tag = 4)]
+    b: Option<i16>,
+    #[msgpack(tag = 6)]
+    c: Option<String>,
+}
+
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+enum Kind {
+    #[msgpack(tag = 1)]
+    Plain,
+    #[msgpack(tag = 2)]
+    Fancy,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone)]
+struct Plain {
+    label: String,
+    weight: u32,
+}
+
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+struct Tuple(#[msgpack(tag = 1)] i64, #[msgpack(tag = 2)] String);
+
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+struct Record {
+    #[msgpack(tag = 1)]
+    id: u64,
+    #[msgpack(tag = 2)]
+    name: String,
+    #[msgpack(tag = 3)]
+    note: Option<String>,
+    #[msgpack(tag = 4, omit_default)]
+    count: u32,
+    #[msgpack(tag = 200)]
+    small: i8,
+    #[msgpack(tag = 70000)]
+    wide: i32,
+    #[msgpack(tag = 5)]
+    points: Vec<Point>,
+    #[msgpack(tag = 6)]
+    sparse: Vec<Sparse>,
+    #[msgpack(tag = 7)]
+    kind: Kind,
+    #[msgpack(tag = 8)]
+    plain: Option<Plain>,
+    #[msgpack(tag = 9)]
+    map: BTreeMap<String, u16>,
+    #[msgpack(tag = 10)]
+    tuple: Tuple,
+    #[msgpack(tag = 11)]
+    bytes: Vec<u8>,
+    #[msgpack(tag = 12)]
+    nested: Option<Box<Point>>,
+}
+
+/// Strings whose lengths cross the fixstr, str 8 and str 16 headers.
+fn string() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-zé]{0,40}",
+        (0usize..300).prop_map(|n| "x".repeat(n)),
+        Just("y".repeat(70_000)),
+    ]
+}
+
+fn point() -> impl Strategy<Value = Point> {
+    (any::<f32>(), any::<f64>(), any::<bool>()).prop_map(|(x, y, visible)| Point { x, y, visible })
+}
+
+fn sparse() -> impl Strategy<Value = Sparse> {
+    (
+        any::<u8>(),
+        option::of(any::<i16>()),
+        option::of("[a-z]{0,5}"),
+    )
+        .prop_map(|(a, b, c)| Sparse { a, b, c })
+}
+
+prop_compose! {
+    fn record()(
+        id in any::<u64>(),
+        name in string(),
+        note in option::of(string()),
+        count in prop_oneof![Just(0u32), any::<u32>()],
+        small in any::<i8>(),
+        wide in any::<i32>(),
+        points in vec(point(), 0..20),
+        sparse in vec(sparse(), 0..5),
+        fancy in any::<bool>(),
+        plain in option::of(("[a-z]{0,8}", any::<u32>())),
+        map in proptest::collection::btree_map("[a-z]{0,4}", any::<u16>(), 0..4),
+        tuple in (any::<i64>(), string()),
+        bytes in vec(any::<u8>(), 0..40),
+        nested in option::of(point()),
+    ) -> Record {
+        Record {
+            id, name, note, count, small, wide, points, sparse,
+            kind: if fancy { Kind::Fancy } else { Kind::Plain },
+            plain: plain.map(|(label, weight)| Plain { label, weight }),
+            map,
+            tuple: Tuple(tuple.0, tuple.1),
+            bytes,
+            nested: nested.map(Box::new),
+        }
+    }
+}
+
+/// The serde path: our serializer over a writer that is not a vector.
+fn serde_path<T: Serialize>(value: &T, config: Config) -> Vec<u8> {
+    let mut serializer = Serializer::from_writer_with_config(Cursor::new(Vec::new()), config);
+    value.serialize(&mut serializer).unwrap();
+    serializer.into_writer().into_inner()
+}
+
+/// Both direct paths: into an owned vector, and into a borrowed one with
+/// bytes already in it.
+#[track_caller]
+fn check<T: Serialize>(value: &T) {
+    for config in [Config::named(), Config::compact()] {
+        let expected = serde_path(value, config);
+        let owned = msgpack_serde::to_vec_with_config(value, config).unwrap();
+        assert_eq!(owned, expected, "Serializer<Vec<u8>> under {config:?}");
+        let mut borrowed = vec![0xc0];
+        value
+            .serialize(&mut Serializer::with_config(&mut borrowed, config))
+            .unwrap();
+        assert_eq!(borrowed[0], 0xc0);
+        assert_eq!(
+            &borrowed[1..],
+            expected,
+            "Serializer<&mut Vec<u8>> under {config:?}"
+        );
+    }
+}
+
+#[test]
+fn fixed_examples_write_the_serde_paths_bytes() {
+    let point = Point {
+        x: 1.5,
+        y: -2.0,
+        visible: true,
+    };
+    check(&point);
+    assert_eq!(
+        msgpack_serde::to_vec(&point).unwrap(),
+        [0x83, 0x01, 0xca, 0x3f, 0xc0, 0, 0, 0x02, 0xcb, 0xc0, 0, 0, 0, 0, 0, 0, 0, 0x03, 0xc3]
+    );
+    let sparse = Sparse {
+        a: 7,
+        b: None,
+        c: Some("z".into()),
+    };
+    check(&sparse);
+    assert_eq!(
+        msgpack_serde::to_vec(&sparse).unwrap(),
+        [0x97, 0xc0, 0x07, 0xc0, 0xc0, 0xc0, 0xc0, 0xa1, b'z']
+    );
+    let empty = Sparse {
+        a: 0,
+        b: None,
+        c: None,
+    };
+    assert_eq!(msgpack_serde::to_vec(&empty).unwrap(), [0x92, 0xc0, 0x00]);
+    check(&Tuple(-1, "t".into()));
+    check(&vec![point.clone(); 3]);
+}
+
+#[test]
+fn human_readable_takes_the_serde_path_with_names() {
+    let point = Point {
+        x: 0.5,
+        y: 0.0,
+        visible: false,
+    };
+    let config = Config::named().human_readable(true);
+    let bytes = msgpack_serde::to_vec_with_config(&point, config).unwrap();
+    assert_eq!(bytes, serde_path(&point, config));
+    assert_eq!(&bytes[..3], [0x83, 0xa1, b'x']);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn every_record_writes_the_serde_paths_bytes(record in record()) {
+        check(&record);
+        let back: Record = msgpack_serde::from_slice(&msgpack_serde::to_vec(&record).unwrap()).unwrap();
+        // NaN is not equal to itself: compare the bytes of the round trip.
+        prop_assert_eq!(
+            msgpack_serde::to_vec(&back).unwrap(),
+            msgpack_serde::to_vec(&record).unwrap()
+        );
+    }
+}
