@@ -8,7 +8,11 @@
 //! fails needs. Any failure here falls back to that walk (`check.rs`),
 //! which says what is wrong and where; both count depth and values as
 //! msgpack-core's decoders do, and a proptest holds them to one verdict.
-//! Header lengths are msgpack-core's `Marker::length`.
+//! Header lengths are msgpack-core's `Marker::length`. What containers
+//! still owe is a stack, one count per open container, rather than
+//! msgpack-core's single `Owed` total: the depth limit needs the stack's
+//! height, and a header claiming more than the input holds fails at the
+//! input's end, as the walk finds it.
 
 use msgpack_serde::core::{Family, Marker, TIMESTAMP_EXT_TYPE};
 use msgpack_serde::{Limits, Timestamp};
