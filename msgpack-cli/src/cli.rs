@@ -56,6 +56,10 @@ pub struct EncodeArgs {
     /// Write floats that are exact in 32 bits as float 32.
     #[arg(long)]
     pub f32: bool,
+    /// A schema document (`T::schema()` as JSON): read field and variant names
+    /// as their tags, unknown tags kept as "#N".
+    #[arg(long, value_name = "SCHEMA")]
+    pub schema: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -72,6 +76,10 @@ pub struct DecodeArgs {
     /// as RFC 3339 strings, keys as strings (not reversible).
     #[arg(long)]
     pub plain: bool,
+    /// A schema document (`T::schema()` as JSON): field and variant names
+    /// instead of tags, unknown tags kept as "#N".
+    #[arg(long, value_name = "SCHEMA")]
+    pub schema: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -98,6 +106,10 @@ pub struct InspectArgs {
     /// When to colour the output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
+    /// A schema document (`T::schema()` as JSON): each tag annotated with
+    /// its field or variant name.
+    #[arg(long, value_name = "SCHEMA", conflicts_with = "summary")]
+    pub schema: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -123,6 +135,42 @@ pub struct ValidateArgs {
 pub enum SchemaCommand {
     /// List the breaking changes from OLD to NEW; exits 1 when there are any.
     Check(SchemaCheckArgs),
+    /// Generate TypeScript or Python readers and writers of the types in a
+    /// schema document.
+    Codegen(SchemaCodegenArgs),
+    /// Write the JSON Schema (draft 2020-12) of the types' JSON form.
+    JsonSchema(SchemaJsonSchemaArgs),
+}
+
+/// The languages `schema codegen` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CodegenLanguage {
+    /// TypeScript for npm's @msgpack/msgpack.
+    Typescript,
+    /// Python (3.10 or later) for PyPI's msgpack.
+    Python,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaCodegenArgs {
+    /// The language to generate.
+    #[arg(long, value_enum)]
+    pub lang: CodegenLanguage,
+    /// The schema document (written from `T::schema()`).
+    pub schema: PathBuf,
+    /// The folder to write the file into, named after the root type
+    /// (standard output when absent).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaJsonSchemaArgs {
+    /// The schema document (written from `T::schema()`).
+    pub schema: PathBuf,
+    /// The output file (standard output when absent).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -26,6 +26,7 @@ mod cmd;
 mod error;
 mod frames;
 mod io;
+mod named;
 mod walk;
 
 use std::process::ExitCode;

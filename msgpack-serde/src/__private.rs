@@ -428,15 +428,29 @@ impl<T: ?Sized> ViaTypeName for Probe<T> {
     }
 }
 
+/// A field's default value as MessagePack bytes, for its schema.
+pub fn default_bytes<T: Serialize>(value: T) -> Option<Vec<u8>> {
+    crate::to_vec(&value).ok()
+}
+
 /// A derived struct's field, described: one call per field, out of line,
 /// rather than the name's copy at every field of every derived type.
 #[inline(never)]
-pub fn field(name: &'static str, tag: u64, shape: Shape, presence: Presence) -> FieldDef {
+pub fn field(
+    name: &'static str,
+    tag: u64,
+    shape: Shape,
+    presence: Presence,
+    omit_default: bool,
+    default: Option<Vec<u8>>,
+) -> FieldDef {
     FieldDef {
         name: name.into(),
         tag,
         shape,
         presence,
+        omit_default,
+        default,
     }
 }
 

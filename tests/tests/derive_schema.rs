@@ -129,13 +129,17 @@ const SHOP_SCHEMA: &str = r#"{
           "name": "sku",
           "tag": 0,
           "shape": "str",
-          "presence": "default"
+          "presence": "default",
+          "omit_default": true,
+          "default": "a0"
         },
         {
           "name": "quantity",
           "tag": 1,
           "shape": "int",
-          "presence": "default"
+          "presence": "default",
+          "omit_default": true,
+          "default": "00"
         },
         {
           "name": "price",
@@ -146,7 +150,9 @@ const SHOP_SCHEMA: &str = r#"{
               "bool"
             ]
           },
-          "presence": "default"
+          "presence": "default",
+          "omit_default": true,
+          "default": "9200c2"
         }
       ]
     },
@@ -190,7 +196,8 @@ const SHOP_SCHEMA: &str = r#"{
           "name": "priority",
           "tag": 5,
           "shape": "int",
-          "presence": "default"
+          "presence": "default",
+          "default": "05"
         },
         {
           "name": "status",
@@ -215,7 +222,8 @@ const SHOP_SCHEMA: &str = r#"{
               "value"
             ]
           },
-          "presence": "default"
+          "presence": "default",
+          "default": "80"
         },
         {
           "name": "gift_for",

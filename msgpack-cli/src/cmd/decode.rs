@@ -6,9 +6,11 @@ use msgpack_serde::core::Reader;
 use msgpack_serde::json::{self, ToJson};
 
 use crate::cli::DecodeArgs;
+use crate::cmd::schema;
 use crate::error::{Failure, Result};
 use crate::frames::Frames;
 use crate::io::{input_name, open_input, open_output, read_all};
+use crate::named;
 
 pub fn run(args: &DecodeArgs) -> Result<()> {
     let options = if args.plain {
@@ -17,6 +19,7 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
         ToJson::tagged()
     };
     let name = input_name(args.io.file.as_deref());
+    let schema = args.schema.as_deref().map(schema::read).transpose()?;
     let mut out = open_output(args.io.output.as_ref())?;
     // Each value's JSON is written only once it is whole: invalid input
     // leaves no half value in the output (the values before it, in
@@ -31,6 +34,16 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
                 .next_value()
                 .map_err(|error| Failure::frame(error, number, &name))?;
             let Some((offset, value)) = next else { break };
+            let renamed;
+            let value = match &schema {
+                Some(doc) => {
+                    renamed = named::to_names(doc, value)
+                        .map_err(|error| Failure::invalid(format!("line {number}: {error}")))?
+                        .0;
+                    &renamed[..]
+                }
+                None => value,
+            };
             json.clear();
             let mut reader = Reader::new(value);
             json::write_json(
@@ -43,7 +56,10 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
             out.write_all(&json)?;
         }
     } else {
-        let bytes = read_all(args.io.file.as_ref())?;
+        let mut bytes = read_all(args.io.file.as_ref())?;
+        if let Some(doc) = &schema {
+            bytes = named::to_names(doc, &bytes).map_err(Failure::invalid)?.0;
+        }
         let mut reader = Reader::new(&bytes);
         let result = if args.pretty {
             json::write_json(

@@ -5,12 +5,22 @@ use std::io::{BufRead, Write};
 use msgpack_serde::json::{self, FromJson};
 
 use crate::cli::EncodeArgs;
+use crate::cmd::schema;
 use crate::error::{Failure, Result};
 use crate::io::{input_name, open_input, open_output, read_all};
+use crate::named;
 
 pub fn run(args: &EncodeArgs) -> Result<()> {
     let options = FromJson::tagged().f32(args.f32);
     let name = input_name(args.io.file.as_deref());
+    let schema = args.schema.as_deref().map(schema::read).transpose()?;
+    // With a schema, the names of the JSON as the tags of the derived types.
+    let tagged = |buffer: Vec<u8>| -> std::result::Result<Vec<u8>, String> {
+        match &schema {
+            Some(doc) => named::to_tags(doc, &buffer),
+            None => Ok(buffer),
+        }
+    };
     let mut out = open_output(args.io.output.as_ref())?;
     let mut buffer = Vec::with_capacity(1 << 12);
     if args.lines {
@@ -35,7 +45,9 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
                         offset + error.offset()
                     ))
                 })?;
-                out.write_all(&buffer)?;
+                let bytes = tagged(std::mem::take(&mut buffer))
+                    .map_err(|error| Failure::invalid(format!("line {number}: {error}")))?;
+                out.write_all(&bytes)?;
             }
             offset += read;
         }
@@ -44,7 +56,7 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
         json::write_msgpack(&json, &mut buffer, options).map_err(|error| {
             Failure::invalid(format!("{} at offset {}", error.message(), error.offset()))
         })?;
-        out.write_all(&buffer)?;
+        out.write_all(&tagged(buffer).map_err(Failure::invalid)?)?;
     }
     out.flush()?;
     Ok(())

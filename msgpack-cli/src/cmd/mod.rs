@@ -6,7 +6,7 @@ mod completions;
 mod decode;
 mod encode;
 mod inspect;
-mod schema;
+pub mod schema;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -24,6 +24,8 @@ pub fn run(command: Command) -> Result<ExitCode> {
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Schema(SchemaCommand::Check(args)) => return schema::check(&args),
+        Command::Schema(SchemaCommand::Codegen(args)) => schema::codegen(&args),
+        Command::Schema(SchemaCommand::JsonSchema(args)) => schema::json_schema(&args),
         Command::Completions(args) => completions::run(&args),
     }
     .map(|()| ExitCode::SUCCESS)

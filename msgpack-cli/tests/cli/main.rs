@@ -5,8 +5,10 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod codegen;
 mod commands;
 mod errors;
 mod inspect;
 mod regression;
 mod roundtrip;
+mod schema_names;

@@ -1,7 +1,8 @@
 //! The `Schema` and `Describe` impls: the type's wire description as data.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use crate::attr::{Container, Data, Field, FieldDefault, Style};
 use crate::expand::omits_default;
@@ -25,9 +26,17 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             } else {
                 quote!(Map)
             };
+            let unknown = fields.iter().any(|f| f.attrs.unknown.is_some());
+            let unit = matches!(cont.data, Data::Struct(Style::Unit, _));
             let fields = field_defs(cont, fields);
             quote! {
-                #schema::TypeDef::Struct { layout: #schema::Layout::#layout, fields: #fields, reserved: #reserved }
+                #schema::TypeDef::Struct {
+                    layout: #schema::Layout::#layout,
+                    fields: #fields,
+                    reserved: #reserved,
+                    unknown: #unknown,
+                    unit: #unit,
+                }
             }
         }
         Data::Enum(variants) => {
@@ -88,17 +97,44 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         let tag = field.tag();
         let shape = shape_of(&schema, field.ty);
         // `default = "path"` on an `Option` reads absent as `path()`.
-        let presence = if field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_))
-        {
-            quote!(Optional)
-        } else if !matches!(field.attrs.default, FieldDefault::None) || omits_default(cont, field) {
-            quote!(Default)
-        } else {
-            quote!(Required)
+        let optional =
+            field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_));
+        let defaulted = !optional
+            && (!matches!(field.attrs.default, FieldDefault::None) || omits_default(cont, field));
+        let (presence, default) = match (optional, defaulted) {
+            (true, _) => (quote!(Optional), quote!(#krate::__private::None)),
+            (_, true) => (quote!(Default), default_bytes(cont, field)),
+            _ => (quote!(Required), quote!(#krate::__private::None)),
         };
+        let omit_default = omits_default(cont, field);
         quote! {
-            #schema::field(#name, #tag, #shape, #schema::Presence::#presence)
+            #schema::field(#name, #tag, #shape, #schema::Presence::#presence, #omit_default, #default)
         }
     });
     quote!(::std::vec![#(#defs),*])
+}
+
+/// The expression of a `default` field's default as MessagePack bytes:
+/// what a reader in another language takes for it when absent. Left
+/// `None` where the derive cannot name it in the schema impl: a type with
+/// parameters (whose impl has no `Serialize` or `Default` bounds) and a
+/// field written through `with`.
+fn default_bytes(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    if !cont.generics.params.is_empty() || field.attrs.with.is_some() {
+        return quote!(#krate::__private::None);
+    }
+    // The same expressions, spanned at the type, as the `Deserialize`
+    // impl's: a type without `Default` is one error there, not one more.
+    let ty = field.ty;
+    let span = ty.span();
+    let private = quote!(#krate::__private);
+    let value = match &field.attrs.default {
+        FieldDefault::Path(path) => quote!(#path()),
+        _ if omits_default(cont, field) && !field.is_option() => {
+            quote_spanned!(span=> #private::omit_default::<#ty>().default())
+        }
+        _ => quote_spanned!(span=> <#ty as #private::Default>::default()),
+    };
+    quote!(#private::default_bytes::<#ty>(#value))
 }

@@ -57,6 +57,8 @@ describe!(Shape::Float => f32, f64);
 describe!(Shape::Str => String, str, char);
 describe!(Shape::Value => crate::Value);
 describe!(Shape::Timestamp => crate::Timestamp);
+#[cfg(feature = "serde_bytes")]
+describe!(Shape::Bytes => serde_bytes::ByteBuf, serde_bytes::Bytes);
 
 impl Describe for std::borrow::Cow<'_, str> {
     fn shape(_: &mut Registry) -> Shape {

@@ -177,6 +177,15 @@ pub enum TypeDef {
         /// Tags that must never be used again, as inclusive ranges.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         reserved: Vec<(u64, u64)>,
+        /// Whether the struct keeps the fields it does not know (a field
+        /// of type [`UnknownFields`](crate::UnknownFields)) and writes
+        /// them back.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unknown: bool,
+        /// Whether it is a unit struct (`struct Ping;`): nil on the wire,
+        /// `null` in JSON, and no fields.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unit: bool,
     },
     /// An enum: its variants by tag.
     Enum {
@@ -221,7 +230,14 @@ pub enum Layout {
 /// struct User { #[msgpack(tag = 1, rename = "userName")] name: String }
 ///
 /// let TypeDef::Struct { fields, .. } = &User::schema().types["User"] else { panic!("not a struct") };
-/// let expected = FieldDef { name: "userName".into(), tag: 1, shape: Shape::Str, presence: Presence::Required };
+/// let expected = FieldDef {
+///     name: "userName".into(),
+///     tag: 1,
+///     shape: Shape::Str,
+///     presence: Presence::Required,
+///     omit_default: false,
+///     default: None,
+/// };
 /// assert_eq!(fields[0], expected);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -234,6 +250,69 @@ pub struct FieldDef {
     pub shape: Shape,
     /// What happens when the field is absent.
     pub presence: Presence,
+    /// Whether a value equal to the default is left out
+    /// (`#[msgpack(omit_default)]`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub omit_default: bool,
+    /// The default's MessagePack bytes (hex in JSON), which a reader takes
+    /// for an absent `default` field: known for the fields of types
+    /// without type parameters, not written through `with`.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::{Schema, TypeDef};
+    /// use msgpack_serde::MsgPack;
+    ///
+    /// fn three() -> u8 { 3 }
+    ///
+    /// #[derive(MsgPack)]
+    /// struct Job { #[msgpack(tag = 1, default = "three", omit_default)] retries: u8 }
+    ///
+    /// let TypeDef::Struct { fields, .. } = &Job::schema().types["Job"] else { panic!("not a struct") };
+    /// assert_eq!(fields[0].default.as_deref(), Some(&[0x03][..]));
+    /// assert!(serde_json::to_string(&fields[0]).unwrap().ends_with(r#""omit_default":true,"default":"03"}"#));
+    /// ```
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "hex")]
+    pub default: Option<Vec<u8>>,
+}
+
+/// [`FieldDef::default`] as a hex string.
+mod hex {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        bytes: &Option<Vec<u8>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match bytes {
+            Some(bytes) => {
+                let text: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+                serializer.serialize_some(&text)
+            }
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Vec<u8>>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(deserializer)? else {
+            return Ok(None);
+        };
+        let digit = |c: u8| {
+            (c as char)
+                .to_digit(16)
+                .ok_or_else(|| D::Error::custom("default: not a hex digit"))
+        };
+        if text.len() % 2 != 0 {
+            return Err(D::Error::custom("default: odd number of hex digits"));
+        }
+        text.as_bytes()
+            .chunks(2)
+            .map(|pair| Ok((digit(pair[0])? * 16 + digit(pair[1])?) as u8))
+            .collect::<Result<Vec<u8>, D::Error>>()
+            .map(Some)
+    }
 }
 
 /// What a reader does when a field is absent.
@@ -345,6 +424,8 @@ pub enum Shape {
     Float,
     /// `String`, `&str`, `char`, ...
     Str,
+    /// `serde_bytes::ByteBuf`, `serde_bytes::Bytes`: bin on the wire
+    Bytes,
     /// `Vec<T>`, `[T; N]`, sets, ...
     Array(Box<Shape>),
     /// `HashMap<K, V>`, `BTreeMap<K, V>`
@@ -370,6 +451,7 @@ impl fmt::Display for Shape {
             Shape::Int => f.write_str("int"),
             Shape::Float => f.write_str("float"),
             Shape::Str => f.write_str("str"),
+            Shape::Bytes => f.write_str("bytes"),
             Shape::Array(item) => write!(f, "[{item}]"),
             Shape::Map(key, value) => write!(f, "{{{key}: {value}}}"),
             Shape::Optional(inner) => write!(f, "{inner}?"),
@@ -438,6 +520,8 @@ impl Registry {
                 layout: Layout::Map,
                 fields: Vec::new(),
                 reserved: Vec::new(),
+                unknown: false,
+                unit: false,
             };
             self.types.insert(name.to_string(), placeholder);
             let definition = definition(self);

@@ -11,8 +11,10 @@ use msgpack_serde::json::{self, MAX_DEPTH};
 use msgpack_serde::Timestamp;
 
 use crate::cli::{Color, InspectArgs};
+use crate::cmd::schema;
 use crate::error::{Failure, Result};
 use crate::io::{open_output, read_all};
+use crate::named::{self, Name};
 use crate::walk::{Item, Role, Walk};
 
 /// Bytes shown in the hex column before it is cut with `…`.
@@ -21,7 +23,13 @@ const HEX_BYTES: usize = 10;
 const TEXT_CHARS: usize = 48;
 
 pub fn run(args: &InspectArgs) -> Result<()> {
+    let schema = args.schema.as_deref().map(schema::read).transpose()?;
     let input = read_all(args.io.file.as_ref())?;
+    // With a schema, what each tag stands for, by its offset.
+    let names = match &schema {
+        Some(doc) => named::to_names(doc, &input).map_err(Failure::invalid)?.1,
+        None => named::Names::new(),
+    };
     let mut out = open_output(args.io.output.as_ref())?;
     let paint = Paint::new(args.color, args.io.output.is_none());
     let mut walk = Walk::new(&input);
@@ -63,20 +71,34 @@ pub fn run(args: &InspectArgs) -> Result<()> {
         line.push_str(&"  ".repeat(item.depth));
         match (key, item.role) {
             (Some(key), _) => {
-                line.push_str(&paint.key(&format!("{}:", key_text(&key))));
+                let text = match names.get(&key.offset) {
+                    Some(Name::Tag(name)) => name.clone(),
+                    _ => key_text(&key),
+                };
+                line.push_str(&paint.key(&format!("{text}:")));
                 line.push(' ');
             }
             // An array or map as a key has lines of its own: say which is
             // the key and which its value.
             (None, Role::Key(_)) => line.push_str(&paint.key("(key) ")),
             (None, Role::Value(_)) => line.push_str(&paint.key("(value) ")),
-            (None, _) => {}
+            // An array position that the schema names: a field's tag.
+            (None, _) => {
+                if let Some(Name::Tag(name)) = names.get(&item.offset) {
+                    line.push_str(&paint.key(&format!("{name}:")));
+                    line.push(' ');
+                }
+            }
         }
         line.push_str(&paint.format(&format_name(&item)));
         let value = value_text(&item);
         if !value.is_empty() {
             line.push(' ');
             line.push_str(&paint.value(&item.token, &value));
+        }
+        // A unit variant: its number, and the name the schema gives it.
+        if let Some(Name::Variant(name)) = names.get(&item.offset) {
+            line.push_str(&paint.dim(&format!(" ({name})")));
         }
         // An empty container has nothing to collapse (and skipping "the
         // rest" of it would skip its siblings).

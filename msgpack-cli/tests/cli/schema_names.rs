@@ -1,0 +1,188 @@
+//! `--schema` on `decode`, `encode` and `inspect`: names instead of tags,
+//! unknown tags kept as "#N", back to the exact bytes; a value that does
+//! not match the schema is one error line with its offset and path.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{fails, msgpack, ok, ok_text};
+
+const ACCOUNT: &str = r##"{"root":"Account","types":{
+  "Account":{"kind":"struct","layout":"map","unknown":true,"fields":[
+    {"name":"id","tag":1,"shape":"int","presence":"required"},
+    {"name":"customer","tag":2,"shape":"str","presence":"required"},
+    {"name":"status","tag":3,"shape":{"named":"Status"},"presence":"required"}]},
+  "Status":{"kind":"enum","variants":[
+    {"name":"Active","tag":1,"payload":"unit"},
+    {"name":"Moved","tag":2,"payload":{"newtype":"str"}}]}}}"##;
+
+/// `{1: 42, 2: "Ada", 3: 1, 9: true}`: tag 9 is no field of Account.
+const TAGGED: &[u8] = b"\x84\x01\x2a\x02\xa3Ada\x03\x01\x09\xc3";
+
+fn schema_file(dir: &tempfile::TempDir) -> String {
+    let path = dir.path().join("account.json");
+    std::fs::write(&path, ACCOUNT).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn decode_writes_names_and_encode_takes_them_back_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = schema_file(&dir);
+    let json = ok_text(&["decode", "--schema", &schema], TAGGED);
+    assert_eq!(
+        json,
+        "{\"id\":42,\"customer\":\"Ada\",\"status\":\"Active\",\"#9\":true}\n"
+    );
+    assert_eq!(
+        ok(&["encode", "--schema", &schema], json.as_bytes()),
+        TAGGED
+    );
+    // A data variant, by name too.
+    let moved = b"\x83\x01\x07\x02\xa2Bo\x03\x81\x02\xa4Oslo";
+    let json = ok_text(&["decode", "--schema", &schema], moved);
+    assert_eq!(
+        json,
+        "{\"id\":7,\"customer\":\"Bo\",\"status\":{\"Moved\":\"Oslo\"}}\n"
+    );
+    assert_eq!(ok(&["encode", "--schema", &schema], json.as_bytes()), moved);
+    // One value a line, both ways.
+    let two = [TAGGED, &moved[..]].concat();
+    let lines = ok_text(&["decode", "--lines", "--schema", &schema], &two);
+    assert_eq!(
+        ok(
+            &["encode", "--lines", "--schema", &schema],
+            lines.as_bytes()
+        ),
+        two
+    );
+}
+
+#[test]
+fn inspect_names_each_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = schema_file(&dir);
+    let text = ok_text(
+        &["inspect", "--color", "never", "--schema", &schema],
+        TAGGED,
+    );
+    assert_eq!(
+        text,
+        "000000  84                               fixmap(4)\n\
+         000001  01 2a                              id (tag 1): fixint 42\n\
+         000003  02 a3 41 64 61                     customer (tag 2): fixstr(3) \"Ada\"\n\
+         000008  03 01                              status (tag 3): fixint 1 (Active)\n\
+         000010  09 c3                              unknown (tag 9): true\n"
+    );
+}
+
+#[test]
+fn a_value_that_does_not_match_the_schema_is_one_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = schema_file(&dir);
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x81\xa1a\x01",
+        1,
+        "Account: a key that is not a tag (a string) at offset 1, at $",
+    );
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x81\x03\xa1x",
+        1,
+        "Status: expected a variant, found a string at offset 2, at $.status",
+    );
+    fails(
+        &["inspect", "--schema", &schema],
+        b"\x92\x01\x02",
+        1,
+        "Account: expected a struct, found an array at offset 0, at $",
+    );
+    fails(
+        &["encode", "--schema", &schema],
+        br#"{"id": 1, "nope": 2}"#,
+        1,
+        "Account has no field `nope`, at $.nope",
+    );
+    fails(
+        &["encode", "--schema", &schema],
+        br#"{"id": 1, "customer": "x", "status": "Paused"}"#,
+        1,
+        "Status has no variant `Paused`, at $.status",
+    );
+    let not_schema = dir.path().join("not-a-schema.json");
+    std::fs::write(&not_schema, "{}").unwrap();
+    let not_schema = not_schema.to_str().unwrap();
+    let output = msgpack()
+        .args(["decode", "--schema", not_schema])
+        .write_stdin(TAGGED)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("msgpack: {not_schema}: not a schema document: ")),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// A recursive type nests as deep as its input: bounded, never a stack
+/// overflow.
+#[test]
+fn a_recursive_type_nested_too_deep_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("node.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"Node","types":{"Node":{"kind":"struct","layout":"map","fields":[
+          {"name":"next","tag":1,"shape":{"optional":{"named":"Node"}},"presence":"optional"}]}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    // {1: {1: {1: ... {}}}}, 100 000 deep.
+    let mut bytes = b"\x81\x01".repeat(100_000);
+    bytes.push(0x80);
+    let output = msgpack()
+        .args(["decode", "--schema", schema])
+        .write_stdin(bytes)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "msgpack: nesting exceeds the depth limit of 512 at offset 1024, at $.next.next"
+        ),
+        "{stderr}"
+    );
+}
+
+/// The workspace's `tests/generated`: the family's schema and samples of
+/// its values that the cross-language tests commit.
+fn generated() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/generated")
+}
+
+#[test]
+fn every_rule_of_the_derive_survives_decode_and_encode_by_name() {
+    let schema = generated().join("schemas/everything.json");
+    let schema = schema.to_str().unwrap();
+    let samples = std::fs::read_to_string(generated().join("samples/everything.hex")).unwrap();
+    for line in samples.lines() {
+        let bytes: Vec<u8> = (0..line.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&line[i..i + 2], 16).unwrap())
+            .collect();
+        let json = ok_text(&["decode", "--schema", schema], &bytes);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert!(
+            value["id"].is_u64() && value["point"]["x"].is_i64(),
+            "{json}"
+        );
+        assert_eq!(
+            ok(&["encode", "--schema", schema], json.as_bytes()),
+            bytes,
+            "{json}"
+        );
+    }
+}

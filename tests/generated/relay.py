@@ -1,0 +1,74 @@
+"""Reads the values Rust wrote with the generated readers and writes them
+back; then writes values built here. Run by tests/tests/codegen/cross.rs:
+python3 relay.py IN OUT, each line of IN and OUT `kind hex` (or, for a
+value that fails to read, `kind !message`)."""
+
+import sys
+from typing import Callable
+
+from golden import everything
+from golden import profile_v1 as v1
+from golden import profile_v2 as v2
+
+
+def relay_v1(data: bytes) -> bytes:
+    return v1.packb(v1.Profile.from_msgpack(v1.unpackb(data)).to_msgpack())
+
+
+def relay_v2(data: bytes) -> bytes:
+    return v2.packb(v2.Profile.from_msgpack(v2.unpackb(data)).to_msgpack())
+
+
+def relay_everything(data: bytes) -> bytes:
+    value = everything.Everything.from_msgpack(everything.unpackb(data))
+    return everything.packb(value.to_msgpack())
+
+
+def relay_status(data: bytes) -> bytes:
+    return everything.packb(everything.Status.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
+def relay_figure(data: bytes) -> bytes:
+    return everything.packb(everything.Figure.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
+def relay_level(data: bytes) -> bytes:
+    return everything.packb(everything.Level.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
+RELAYS: dict[str, Callable[[bytes], bytes]] = {
+    "everything": relay_everything,
+    "v1": relay_v1,
+    "v2": relay_v2,
+    "v2_by_v1": relay_v1,
+    "v1_by_v2": relay_v2,
+    "status": relay_status,
+    "figure": relay_figure,
+    "error_v1": relay_v1,
+    "error_level": relay_level,
+    "error_figure": relay_figure,
+}
+
+
+def main() -> None:
+    source, target = sys.argv[1], sys.argv[2]
+    lines = []
+    with open(source) as file:
+        for line in file.read().splitlines():
+            if line:
+                kind, data = line.split(" ")
+                try:
+                    lines.append(f"{kind} {RELAYS[kind](bytes.fromhex(data)).hex()}")
+                except ValueError as error:
+                    # Rust checks the message: "!" and the error's text.
+                    lines.append(f"{kind} !{error}")
+    point = everything.Point(x=1, y=-2, z=3)
+    lines.append(f"built_point {everything.packb(point.to_msgpack()).hex()}")
+    profile = v2.Profile(id=2**60 + 1, name="Ada", email="ada@example.com", visits=3)
+    lines.append(f"built_profile {v2.packb(profile.to_msgpack()).hex()}")
+    lines.append(f"built_status {everything.packb(everything.Status.on_hold.to_msgpack()).hex()}")
+    with open(target, "w") as file:
+        file.write("\n".join(lines) + "\n")
+
+
+main()

@@ -1,0 +1,46 @@
+// Reads the values Rust wrote with the generated readers and writes them
+// back; then writes values built here. Run by tests/tests/codegen/cross.rs:
+// node build/relay.js IN OUT, each line of IN and OUT `kind hex` (or, for
+// a value that fails to read, `kind !message`).
+import { readFileSync, writeFileSync } from "node:fs";
+import { decode } from "@msgpack/msgpack";
+import * as everything from "./golden/everything.js";
+import * as v1 from "./golden/profile_v1.js";
+import * as v2 from "./golden/profile_v2.js";
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+const relayV1 = (b: Uint8Array): Uint8Array => v1.encodeProfile(v1.decodeProfile(decode(b, v1.decoderOptions)));
+const relayV2 = (b: Uint8Array): Uint8Array => v2.encodeProfile(v2.decodeProfile(decode(b, v2.decoderOptions)));
+const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
+  everything: (b) => everything.encodeEverything(everything.decodeEverything(decode(b, everything.decoderOptions))),
+  v1: relayV1,
+  v2: relayV2,
+  v2_by_v1: relayV1,
+  v1_by_v2: relayV2,
+  status: (b) => everything.encodeStatus(everything.decodeStatus(decode(b, everything.decoderOptions))),
+  figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
+  error_v1: relayV1,
+  error_level: (b) => everything.encodeLevel(everything.decodeLevel(decode(b, everything.decoderOptions))),
+  error_figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
+};
+
+const [input, output] = process.argv.slice(2);
+const lines: string[] = [];
+for (const line of readFileSync(input, "utf8").split("\n")) {
+  if (line === "") continue;
+  const [kind, data] = line.split(" ");
+  const relay = relays[kind];
+  if (relay === undefined) throw new Error(`unknown kind ${kind}`);
+  try {
+    lines.push(`${kind} ${hex(relay(Buffer.from(data, "hex")))}`);
+  } catch (error) {
+    // Rust checks the message: "!" and the error's text.
+    lines.push(`${kind} !${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+lines.push(`built_point ${hex(everything.encodePoint({ x: 1, y: -2, z: 3 }))}`);
+const profile: v2.Profile = { id: 2n ** 60n + 1n, name: "Ada", email: "ada@example.com", visits: 3 };
+lines.push(`built_profile ${hex(v2.encodeProfile(profile))}`);
+const status: everything.Status = "on_hold";
+lines.push(`built_status ${hex(everything.encodeStatus(status))}`);
+writeFileSync(output, lines.join("\n") + "\n");

@@ -1,0 +1,367 @@
+//! The generated TypeScript (under Node, with `@msgpack/msgpack`) and
+//! Python (with `msgpack`) read what Rust wrote and write it back; Rust
+//! reads back exactly the value it wrote, unknown fields included, and
+//! the same bytes. Old and new versions of one type read each other.
+//! Skipped when a tool is missing, except under `CI`.
+
+use std::path::Path;
+use std::process::Command;
+
+use msgpack_serde::{from_slice, msgpack, to_vec};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+
+use super::family::{self, v1, v2, Everything, Figure, Point, Status};
+use super::generated_dir;
+
+/// Property-generated values of each kind.
+const CASES: usize = 48;
+
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| !value.is_empty() && value != "false" && value != "0")
+}
+
+/// Runs `program args` in `tests/generated`; `None` (skip) when the
+/// program is missing outside CI.
+fn run(program: &str, args: &[&str]) -> Option<String> {
+    let output = match Command::new(program)
+        .args(args)
+        .current_dir(generated_dir())
+        .output()
+    {
+        Ok(output) => output,
+        Err(error) if !in_ci() => {
+            eprintln!("skipped: cannot run {program}: {error}");
+            return None;
+        }
+        Err(error) => panic!("cannot run {program} (CI): {error}"),
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "{program} {args:?} failed:\n{stdout}\n{stderr}"
+    );
+    Some(stdout)
+}
+
+/// Whether `module` imports in python3; outside CI a missing one skips.
+fn python_has(module: &str) -> bool {
+    let found = Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    assert!(
+        found || !in_ci(),
+        "python3 cannot import {module} (CI: .ci/run installs it)"
+    );
+    if !found {
+        eprintln!("skipped: python3 cannot import {module}");
+    }
+    found
+}
+
+pub fn sample<S: Strategy>(strategy: S) -> Vec<S::Value> {
+    let mut runner = TestRunner::deterministic();
+    (0..CASES)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect()
+}
+
+/// `kind hex` lines: what Rust writes for the relays to read. With
+/// `whole_millis`, timestamps JavaScript's `Date` holds.
+fn input(whole_millis: bool) -> String {
+    let mut lines = Vec::new();
+    let mut push = |kind: &str, bytes: Vec<u8>| lines.push(format!("{kind} {}", hex(&bytes)));
+    for value in sample(family::everything(whole_millis)) {
+        push("everything", to_vec(&value).unwrap());
+    }
+    for value in sample(family::profile_v1()) {
+        push("v1", to_vec(&value).unwrap());
+        push("v1_by_v2", to_vec(&value).unwrap());
+    }
+    for value in sample(family::profile_v2()) {
+        push("v2", to_vec(&value).unwrap());
+        push("v2_by_v1", to_vec(&value).unwrap());
+    }
+    // A tag no variant has: `other` catches it, else it is an error.
+    push("status", to_vec(&msgpack!(9)).unwrap());
+    push("error_figure", to_vec(&msgpack!({9: 1})).unwrap());
+    push("error_level", to_vec(&msgpack!(3)).unwrap());
+    // A required field absent.
+    push("error_v1", to_vec(&msgpack!({1: 7})).unwrap());
+    // The reader's rules for map and array input.
+    push(
+        "figure",
+        to_vec(&msgpack!({3: {1: 5, 7: "dropped: no UnknownFields in a variant"}})).unwrap(),
+    );
+    lines.join("\n") + "\n"
+}
+
+/// What the relay of `kind` must write for `sent`, by what Rust's type of
+/// the same version writes after reading it; with the value read back.
+fn expected(kind: &str, sent: &[u8]) -> Vec<u8> {
+    fn again<T: serde::Serialize + serde::de::DeserializeOwned>(bytes: &[u8]) -> Vec<u8> {
+        to_vec(&from_slice::<T>(bytes).unwrap()).unwrap()
+    }
+    match kind {
+        "everything" => again::<Everything>(sent),
+        "v1" | "v2_by_v1" => again::<v1::Profile>(sent),
+        "v2" | "v1_by_v2" => again::<v2::Profile>(sent),
+        "status" => again::<Status>(sent),
+        "figure" => again::<Figure>(sent),
+        _ => panic!("unknown kind {kind}"),
+    }
+}
+
+/// Rust reads `back` as every version that read or wrote it: the value it
+/// wrote (or its own reading of it), unknown fields included.
+fn check_value(kind: &str, sent: &[u8], back: &[u8], context: &str) {
+    let same = |read: fn(&[u8]) -> String| assert_eq!(read(back), read(sent), "{context}");
+    match kind {
+        "everything" => same(read::<Everything>),
+        "v1" | "v2" | "v2_by_v1" => {
+            same(read::<v1::Profile>);
+            same(read::<v2::Profile>);
+        }
+        "v1_by_v2" => same(read::<v2::Profile>),
+        "status" => same(read::<Status>),
+        "figure" => same(read::<Figure>),
+        _ => panic!("unknown kind {kind}"),
+    }
+}
+
+/// `bytes` read as a `T`, in its `Debug` form: values compare whole,
+/// with a readable difference.
+fn read<T: serde::de::DeserializeOwned + std::fmt::Debug>(bytes: &[u8]) -> String {
+    format!("{:?}", from_slice::<T>(bytes).unwrap())
+}
+
+/// The values the relays build themselves.
+fn check_built(kind: &str, back: &[u8]) {
+    match kind {
+        "built_point" => {
+            let point = Point {
+                x: 1,
+                y: -2,
+                z: Some(3),
+                unknown: Default::default(),
+            };
+            assert_eq!(from_slice::<Point>(back).unwrap(), point);
+            assert_eq!(back, to_vec(&point).unwrap());
+        }
+        "built_profile" => {
+            let profile = v2::Profile {
+                id: (1 << 60) + 1,
+                name: "Ada".into(),
+                email: Some("ada@example.com".into()),
+                visits: 3,
+                unknown: Default::default(),
+            };
+            assert_eq!(from_slice::<v2::Profile>(back).unwrap(), profile);
+            assert_eq!(back, to_vec(&profile).unwrap());
+        }
+        "built_status" => assert_eq!(back, to_vec(&Status::OnHold).unwrap()),
+        _ => panic!("unknown kind {kind}"),
+    }
+}
+
+/// Checks every line `language` wrote against what Rust wrote.
+fn check_relayed(language: &str, input: &str, output: &str) {
+    let inputs: Vec<&str> = input.lines().collect();
+    let outputs: Vec<&str> = output.lines().collect();
+    assert_eq!(
+        outputs.len(),
+        inputs.len() + 3,
+        "{language}: a line for each value and each built one"
+    );
+    for (i, line) in outputs.iter().enumerate() {
+        let (kind, data) = line.split_once(' ').unwrap();
+        if kind.starts_with("built_") {
+            check_built(kind, &unhex(data));
+            continue;
+        }
+        let (in_kind, in_data) = inputs[i].split_once(' ').unwrap();
+        assert_eq!(kind, in_kind, "{language}: line {i}");
+        let context = format!("{language}, {kind} #{i}, sent {in_data}");
+        let error = data.strip_prefix('!');
+        match kind {
+            "error_v1" => assert_eq!(
+                error,
+                Some("Profile: missing field `name` (tag 2)"),
+                "{context}"
+            ),
+            "error_level" => assert_eq!(
+                error,
+                Some("Level: unknown variant tag 3 of enum Level"),
+                "{context}"
+            ),
+            "error_figure" => assert_eq!(
+                error,
+                Some("Figure: unknown variant tag 9 of enum Figure"),
+                "{context}"
+            ),
+            _ => {
+                assert_eq!(error, None, "{context}");
+                let (sent, back) = (unhex(in_data), unhex(data));
+                check_value(kind, &sent, &back, &context);
+                assert_eq!(
+                    hex(&back),
+                    hex(&expected(kind, &sent)),
+                    "{context}: the bytes differ"
+                );
+            }
+        }
+    }
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = generated_dir().join("build");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn typescript_reads_and_writes_back_what_rust_wrote() {
+    if !generated_dir().join("node_modules/typescript").exists() {
+        assert!(
+            !in_ci(),
+            "tests/generated/node_modules missing (CI: .ci/run runs npm ci there)"
+        );
+        eprintln!("skipped: run `npm ci` in tests/generated");
+        return;
+    }
+    // Type-checks (--strict, in tsconfig.json) and compiles to build/.
+    if run(
+        "node",
+        &["node_modules/typescript/bin/tsc", "-p", "tsconfig.json"],
+    )
+    .is_none()
+    {
+        return;
+    }
+    let (source, target) = (scratch("ts-in.txt"), scratch("ts-out.txt"));
+    let input = input(true);
+    std::fs::write(&source, &input).unwrap();
+    run(
+        "node",
+        &[
+            "build/relay.js",
+            source.to_str().unwrap(),
+            target.to_str().unwrap(),
+        ],
+    )
+    .unwrap();
+    check_relayed(
+        "TypeScript",
+        &input,
+        &std::fs::read_to_string(&target).unwrap(),
+    );
+}
+
+#[test]
+fn python_reads_and_writes_back_what_rust_wrote() {
+    if !python_has("msgpack") || !python_has("mypy") {
+        return;
+    }
+    let checked = ["-m", "mypy", "--strict", "relay.py", "golden/everything.py"];
+    let checked = [
+        &checked[..],
+        &["golden/profile_v1.py", "golden/profile_v2.py"],
+    ]
+    .concat();
+    if run("python3", &checked).is_none() {
+        return;
+    }
+    let (source, target) = (scratch("py-in.txt"), scratch("py-out.txt"));
+    // msgpack.Timestamp keeps nanoseconds: every timestamp.
+    let input = input(false);
+    std::fs::write(&source, &input).unwrap();
+    run(
+        "python3",
+        &[
+            "relay.py",
+            source.to_str().unwrap(),
+            target.to_str().unwrap(),
+        ],
+    )
+    .unwrap();
+    check_relayed("Python", &input, &std::fs::read_to_string(&target).unwrap());
+}
+
+#[test]
+fn json_schema_accepts_what_serde_json_writes() {
+    if !python_has("jsonschema") {
+        return;
+    }
+    // serde_json writes no map keyed by arrays: `grid` stays empty here.
+    let json = |mut value: Everything| {
+        value.grid.clear();
+        serde_json::to_string(&value).unwrap()
+    };
+    let lines: Vec<String> = sample(family::everything(false))
+        .into_iter()
+        .map(json)
+        .collect();
+    let values = scratch("json-values.txt");
+    std::fs::write(&values, lines.join("\n") + "\n").unwrap();
+    let schema = Path::new("golden/everything.schema.json");
+    let report = run(
+        "python3",
+        &[
+            "validate_json.py",
+            schema.to_str().unwrap(),
+            values.to_str().unwrap(),
+        ],
+    )
+    .unwrap();
+    assert_eq!(report.trim(), format!("{CASES} documents valid"));
+}
+
+#[test]
+fn json_schema_rejects_what_serde_json_would_not_read() {
+    if !python_has("jsonschema") {
+        return;
+    }
+    let mut valid = sample(family::everything(false)).remove(0);
+    valid.grid.clear();
+    let valid = serde_json::to_value(&valid).unwrap();
+    let broken = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut value = valid.clone();
+        change(&mut value);
+        value.to_string()
+    };
+    let lines = [
+        broken(&|v| drop(v.as_object_mut().unwrap().remove("id"))),
+        broken(&|v| v["name"] = 5.into()),
+        broken(&|v| v["status"] = "Paused".into()),
+        broken(&|v| v["figure"] = serde_json::json!({"Circle": 1.0, "Empty": null})),
+        broken(&|v| v["point"]["x"] = 1.5.into()),
+        broken(&|v| v["pair"] = serde_json::json!([1])),
+        broken(&|v| v["by_id"] = serde_json::json!({"one": "x"})),
+    ];
+    let values = scratch("json-invalid.txt");
+    std::fs::write(&values, lines.join("\n") + "\n").unwrap();
+    let report = run(
+        "python3",
+        &[
+            "validate_json.py",
+            "golden/everything.schema.json",
+            values.to_str().unwrap(),
+            "--invalid",
+        ],
+    )
+    .unwrap();
+    assert_eq!(report.trim(), format!("{} documents invalid", lines.len()));
+}

@@ -1,0 +1,365 @@
+//! The derived types the generated readers are tested on: every rule of
+//! the derive (tags, renames, required / optional / default fields,
+//! `omit_default`, reserved tags, enum numbers and `other`, the array
+//! layout, unknown fields, recursion, big integers, bytes, timestamps),
+//! and two versions of one type. Each with a proptest strategy.
+
+use std::collections::BTreeMap;
+
+use msgpack_serde::{MsgPack, Timestamp, UnknownFields, Value};
+use proptest::collection::{btree_map, vec};
+use proptest::prelude::*;
+use serde_bytes::ByteBuf;
+
+fn seven() -> i32 {
+    7
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+#[msgpack(reserved(9, 30..=39))]
+pub struct Everything {
+    #[msgpack(tag = 1)]
+    pub id: u64,
+    #[msgpack(tag = 2)]
+    pub delta: i64,
+    #[msgpack(tag = 3)]
+    pub name: String,
+    #[msgpack(tag = 4, rename = "displayName")]
+    pub display_name: Option<String>,
+    #[msgpack(tag = 5, default)]
+    pub retries: u8,
+    #[msgpack(tag = 6, default = "seven", omit_default)]
+    pub level: i32,
+    #[msgpack(tag = 7)]
+    pub ratio: f64,
+    #[msgpack(tag = 8)]
+    pub flags: Vec<bool>,
+    #[msgpack(tag = 10)]
+    pub scores: BTreeMap<String, i64>,
+    #[msgpack(tag = 11)]
+    pub by_id: BTreeMap<u32, String>,
+    #[msgpack(tag = 12)]
+    pub blob: ByteBuf,
+    #[msgpack(tag = 13)]
+    pub at: Timestamp,
+    #[msgpack(tag = 14)]
+    pub status: Status,
+    #[msgpack(tag = 15)]
+    pub figure: Figure,
+    #[msgpack(tag = 16)]
+    pub point: Point,
+    #[msgpack(tag = 17)]
+    pub tree: Option<Node>,
+    #[msgpack(tag = 18)]
+    pub pair: (i16, String),
+    #[msgpack(tag = 19)]
+    pub extra: Value,
+    #[msgpack(tag = 20, omit_default)]
+    pub labels: Vec<String>,
+    /// Keys that are arrays.
+    #[msgpack(tag = 21)]
+    pub grid: BTreeMap<(i8, i8), String>,
+    #[msgpack(tag = 22)]
+    pub gaps: Vec<Option<i32>>,
+    #[msgpack(tag = 23)]
+    pub levels: Vec<Level>,
+    #[msgpack(tag = 24)]
+    pub nothing: Nothing,
+    #[msgpack(tag = 25)]
+    pub coord: Coord,
+    #[msgpack(tag = 26)]
+    pub ping: Ping,
+    /// A tag a JavaScript number would round (2^53 + 1).
+    #[msgpack(tag = 9007199254740993)]
+    pub far: Option<i8>,
+    #[msgpack(unknown)]
+    pub unknown: UnknownFields,
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+#[msgpack(reserved(3))]
+pub enum Status {
+    #[msgpack(tag = 1)]
+    Active,
+    #[msgpack(tag = 2, rename = "on_hold")]
+    OnHold,
+    #[msgpack(tag = 0, other)]
+    Unknown,
+}
+
+/// Unit variants without a catch-all: an unknown number is an error.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub enum Level {
+    #[msgpack(tag = 1)]
+    Low,
+    #[msgpack(tag = 2)]
+    High,
+}
+
+/// A tuple struct: its fields named and numbered by position.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Coord(pub i32, pub i32);
+
+/// A unit struct: nil.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Ping;
+
+/// A struct of no fields: an empty map.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Nothing {}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub enum Figure {
+    #[msgpack(tag = 1)]
+    Circle(f64),
+    #[msgpack(tag = 2)]
+    Rect(f64, f64),
+    #[msgpack(tag = 3)]
+    Polygon {
+        #[msgpack(tag = 1)]
+        sides: u8,
+        #[msgpack(tag = 2)]
+        label: Option<String>,
+    },
+    #[msgpack(tag = 4)]
+    Empty,
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+#[msgpack(array)]
+pub struct Point {
+    #[msgpack(tag = 0)]
+    pub x: i32,
+    #[msgpack(tag = 1)]
+    pub y: i32,
+    #[msgpack(tag = 3)]
+    pub z: Option<i32>,
+    #[msgpack(unknown)]
+    pub unknown: UnknownFields,
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Node {
+    #[msgpack(tag = 1)]
+    pub value: i32,
+    #[msgpack(tag = 2)]
+    pub children: Vec<Node>,
+}
+
+/// A profile as first deployed.
+pub mod v1 {
+    use msgpack_serde::{MsgPack, UnknownFields};
+
+    #[derive(MsgPack, Debug, Clone, PartialEq)]
+    pub struct Profile {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 3)]
+        pub nickname: Option<String>,
+        #[msgpack(unknown)]
+        pub unknown: UnknownFields,
+    }
+}
+
+/// The next version: `nickname` removed (its tag reserved), two fields added.
+pub mod v2 {
+    use msgpack_serde::{MsgPack, UnknownFields};
+
+    #[derive(MsgPack, Debug, Clone, PartialEq)]
+    #[msgpack(reserved(3))]
+    pub struct Profile {
+        #[msgpack(tag = 1)]
+        pub id: u64,
+        #[msgpack(tag = 2)]
+        pub name: String,
+        #[msgpack(tag = 4)]
+        pub email: Option<String>,
+        #[msgpack(tag = 5, default)]
+        pub visits: u32,
+        #[msgpack(unknown)]
+        pub unknown: UnknownFields,
+    }
+}
+
+fn text() -> impl Strategy<Value = String> {
+    "[a-z0-9 \u{e9}\u{4e16}]{0,12}"
+}
+
+/// Floats that survive every language: no NaN (not equal to itself).
+fn float() -> impl Strategy<Value = f64> {
+    any::<f64>().prop_filter("not NaN", |x| !x.is_nan())
+}
+
+/// Timestamps of every width. With `whole_millis`, whole milliseconds
+/// within the range of JavaScript's `Date`, which keeps no more.
+fn timestamp(whole_millis: bool) -> BoxedStrategy<Timestamp> {
+    if whole_millis {
+        return (-8_000_000_000_000i64..8_000_000_000_000, 0u32..1000)
+            .prop_map(|(seconds, millis)| Timestamp::new(seconds, millis * 1_000_000).unwrap())
+            .boxed();
+    }
+    let new = |(seconds, nanos)| Timestamp::new(seconds, nanos).unwrap();
+    // timestamp 32, 64 and 96.
+    prop_oneof![
+        (0i64..1 << 32).prop_map(Timestamp::from_seconds),
+        (0i64..1 << 34, 0u32..1_000_000_000).prop_map(new),
+        (any::<i64>(), 0u32..1_000_000_000).prop_map(new),
+    ]
+    .boxed()
+}
+
+/// Values that read back the same in every language: no floats (an
+/// integral one is an integer to JavaScript), maps keyed by strings only
+/// (JavaScript orders integer keys).
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Nil),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        text().prop_map(Value::Str),
+        vec(any::<u8>(), 0..8).prop_map(Value::Bin),
+    ];
+    leaf.prop_recursive(2, 12, 4, |inner| {
+        prop_oneof![
+            vec(inner.clone(), 0..4).prop_map(Value::Array),
+            btree_map("[a-z]{1,4}", inner, 0..4)
+                .prop_map(|m| Value::Map(m.into_iter().map(|(k, v)| (Value::Str(k), v)).collect())),
+        ]
+    })
+}
+
+/// Unknown fields at tags no version uses.
+fn unknown(tags: std::ops::Range<u64>) -> impl Strategy<Value = UnknownFields> {
+    btree_map(tags, value(), 0..3).prop_map(|fields| {
+        let mut unknown = UnknownFields::new();
+        for (tag, value) in fields {
+            unknown.insert(tag, value);
+        }
+        unknown
+    })
+}
+
+fn node() -> impl Strategy<Value = Node> {
+    let leaf = any::<i32>().prop_map(|value| Node {
+        value,
+        children: Vec::new(),
+    });
+    leaf.prop_recursive(3, 10, 3, |inner| {
+        (any::<i32>(), vec(inner, 0..3)).prop_map(|(value, children)| Node { value, children })
+    })
+}
+
+fn status() -> impl Strategy<Value = Status> {
+    prop_oneof![
+        Just(Status::Active),
+        Just(Status::OnHold),
+        Just(Status::Unknown)
+    ]
+}
+
+fn figure() -> impl Strategy<Value = Figure> {
+    prop_oneof![
+        float().prop_map(Figure::Circle),
+        (float(), float()).prop_map(|(w, h)| Figure::Rect(w, h)),
+        (any::<u8>(), proptest::option::of(text()))
+            .prop_map(|(sides, label)| Figure::Polygon { sides, label }),
+        Just(Figure::Empty),
+    ]
+}
+
+fn point() -> impl Strategy<Value = Point> {
+    // Nil in an array is a gap: an unknown field there must not be nil.
+    let unknown = unknown(4..8).prop_map(|mut fields| {
+        let nils: Vec<u64> = fields
+            .iter()
+            .filter(|(_, v)| v.is_nil())
+            .map(|(t, _)| t)
+            .collect();
+        let mut kept = UnknownFields::new();
+        for (tag, value) in fields.iter() {
+            if !nils.contains(&tag) {
+                kept.insert(tag, value.clone());
+            }
+        }
+        fields = kept;
+        fields
+    });
+    (
+        any::<i32>(),
+        any::<i32>(),
+        proptest::option::of(any::<i32>()),
+        unknown,
+    )
+        .prop_map(|(x, y, z, unknown)| Point { x, y, z, unknown })
+}
+
+prop_compose! {
+    fn everything_head()(
+        id in any::<u64>(),
+        delta in any::<i64>(),
+        name in text(),
+        display_name in proptest::option::of(text()),
+        retries in any::<u8>(),
+        level in prop_oneof![Just(7), any::<i32>()],
+        ratio in float(),
+        flags in vec(any::<bool>(), 0..4),
+        scores in btree_map(text(), any::<i64>(), 0..4),
+        by_id in btree_map(any::<u32>(), text(), 0..4),
+    ) -> (u64, i64, String, Option<String>, u8, i32, f64, Vec<bool>, BTreeMap<String, i64>, BTreeMap<u32, String>) {
+        (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id)
+    }
+}
+
+prop_compose! {
+    /// With `whole_millis`, timestamps that JavaScript's `Date` holds.
+    pub fn everything(whole_millis: bool)(
+        head in everything_head(),
+        blob in vec(any::<u8>(), 0..16),
+        at in timestamp(whole_millis),
+        status in status(),
+        figure in figure(),
+        point in point(),
+        tree in proptest::option::of(node()),
+        pair in (any::<i16>(), text()),
+        extra in value(),
+        labels in vec(text(), 0..3),
+        grid in btree_map((any::<i8>(), any::<i8>()), text(), 0..3),
+        gaps in vec(proptest::option::of(any::<i32>()), 0..4),
+        levels in vec(prop_oneof![Just(Level::Low), Just(Level::High)], 0..3),
+        coord in (any::<i32>(), any::<i32>()),
+        far in proptest::option::of(any::<i8>()),
+        unknown in unknown(40..45),
+    ) -> Everything {
+        let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
+        Everything {
+            id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, far, unknown,
+        }
+    }
+}
+
+prop_compose! {
+    pub fn profile_v1()(
+        id in any::<u64>(),
+        name in text(),
+        nickname in proptest::option::of(text()),
+        unknown in unknown(10..14),
+    ) -> v1::Profile {
+        v1::Profile { id, name, nickname, unknown }
+    }
+}
+
+prop_compose! {
+    pub fn profile_v2()(
+        id in any::<u64>(),
+        name in text(),
+        email in proptest::option::of(text()),
+        visits in any::<u32>(),
+        unknown in unknown(10..14),
+    ) -> v2::Profile {
+        v2::Profile { id, name, email, visits, unknown }
+    }
+}
