@@ -1,13 +1,15 @@
 //! The fuzz targets' shared code: the properties each target checks
-//! ([`checks`], [`http_checks`] for msgpack-axum's readers, and the
-//! framer's in [`frames`]), the types they decode into ([`types`]) and the
-//! counting allocator that holds every decode to a memory budget ([`budget`]).
+//! ([`checks`], [`http_checks`] for msgpack-axum's readers, [`json`] for
+//! the JSON transcoder and the `msgpack` command, and the framer's in
+//! [`frames`]), the types they decode into ([`types`]) and the counting
+//! allocator that holds every decode to a memory budget ([`budget`]).
 //! See README.md for how to run them.
 
 pub mod budget;
 pub mod checks;
 pub mod http_checks;
 pub mod frames;
+pub mod json;
 pub mod types;
 
 #[global_allocator]

@@ -4,6 +4,8 @@ use std::fmt;
 use std::io;
 use std::process::ExitCode;
 
+use crate::frames::FrameError;
+
 /// A failed command.
 #[derive(Debug)]
 pub enum Failure {
@@ -26,6 +28,19 @@ impl Failure {
             return Failure::BrokenPipe;
         }
         Failure::Usage(format!("{what}: {error}"))
+    }
+
+    /// A failure framing value `number` of a stream (`decode --lines`,
+    /// `validate --lines`).
+    pub fn frame(error: FrameError, number: usize, name: &str) -> Failure {
+        match error {
+            FrameError::Invalid(error) => Failure::invalid(format!("line {number}: {error}")),
+            FrameError::TooLarge { offset, limit } => Failure::invalid(format!(
+                "line {number}: value exceeds the size limit of {limit} bytes at offset {}",
+                offset + limit
+            )),
+            FrameError::Io(error) => Failure::io(name, error),
+        }
     }
 
     /// Prints the message and gives the exit code.

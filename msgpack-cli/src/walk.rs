@@ -1,5 +1,11 @@
 //! A walk over the items of one MessagePack value, in order, without
 //! recursion: what `inspect`, `inspect --summary` and `validate` read.
+//!
+//! A container walker of its own beside msgpack-core's `Reader::skip`
+//! (which it calls for `skip_rest`): those commands need every item with
+//! its offset, bytes, depth, role in its container and path, where `skip`
+//! only finds where a value ends. Each item is read by msgpack-core's
+//! `Reader::read_token`, so the format's rules are core's.
 
 use std::fmt::Write as _;
 

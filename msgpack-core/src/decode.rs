@@ -497,6 +497,13 @@ impl<'a> Reader<'a> {
 
     /// Skips one whole value, containers with everything in them.
     ///
+    /// The one walker that only finds a value's end: the `msgpack`
+    /// command frames streams with it, and msgpack-serde's reader framer
+    /// follows its rules ([`Owed`], [`Marker::length`]) over a stream.
+    /// Walkers that must also know each item (its path, which map a key
+    /// belongs to, UTF-8 and limits in one pass) say where they live why
+    /// they walk on their own.
+    ///
     /// Iterative, not recursive: a 1,000,000-deep input costs no stack. It
     /// stops with [`UnexpectedEof`](ErrorKind::UnexpectedEof) as soon as
     /// the values still owed could not fit in the remaining input. On

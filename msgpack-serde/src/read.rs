@@ -229,7 +229,11 @@ const CHUNK: usize = 8 * 1024;
 
 impl<R: io::Read> Framer<'_, R> {
     /// Frames one value whose first byte may already have been read.
-    /// Iterative: nesting costs no stack here.
+    /// Iterative: nesting costs no stack here. The walk of
+    /// msgpack-core's `Reader::skip`, on the same `Owed` and
+    /// `Marker::length` rules, but over a stream: `skip` needs the whole
+    /// input in a slice, where this reads each header and payload as it
+    /// comes, never more than arrived.
     fn frame(&mut self, mut first: Option<u8>) -> Result<bool> {
         // Values still owed: the one asked for, plus every element its
         // containers declare. A stream cannot say how many bytes are left:

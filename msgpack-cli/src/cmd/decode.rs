@@ -8,7 +8,7 @@ use msgpack_serde::json::{self, ToJson};
 use crate::cli::DecodeArgs;
 use crate::cmd::schema;
 use crate::error::{Failure, Result};
-use crate::frames::{FrameError, Frames};
+use crate::frames::Frames;
 use crate::io::{input_name, open_input, open_output, read_all};
 use crate::named;
 
@@ -32,7 +32,7 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
             number += 1;
             let next = frames
                 .next_value()
-                .map_err(|error| frame_failure(error, number, &name))?;
+                .map_err(|error| Failure::frame(error, number, &name))?;
             let Some((offset, value)) = next else { break };
             let renamed;
             let value = match &schema {
@@ -97,17 +97,5 @@ fn json_failure(error: serde_json::Error, line: Option<usize>) -> Failure {
     match line {
         Some(line) => Failure::invalid(format!("line {line}: {error}")),
         None => Failure::invalid(error),
-    }
-}
-
-/// A failure framing value `number` of a stream.
-pub fn frame_failure(error: FrameError, number: usize, name: &str) -> Failure {
-    match error {
-        FrameError::Invalid(error) => Failure::invalid(format!("line {number}: {error}")),
-        FrameError::TooLarge { offset, limit } => Failure::invalid(format!(
-            "line {number}: value exceeds the size limit of {limit} bytes at offset {}",
-            offset + limit
-        )),
-        FrameError::Io(error) => Failure::io(name, error),
     }
 }

@@ -1,13 +1,13 @@
-//! One file per command.
+//! One file or folder per command: `inspect/` holds `inspect --summary`
+//! beside the dump, `validate/` its fast path beside the walk that says
+//! what is wrong.
 
 mod completions;
 mod decode;
 mod encode;
 mod inspect;
 pub mod schema;
-mod summary;
-mod validate;
-mod validate_fast;
+pub mod validate;
 
 use std::process::ExitCode;
 
@@ -20,7 +20,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
     match command {
         Command::Encode(args) => encode::run(&args),
         Command::Decode(args) => decode::run(&args),
-        Command::Inspect(args) if args.summary => summary::run(&args),
+        Command::Inspect(args) if args.summary => inspect::summary::run(&args),
         Command::Inspect(args) => inspect::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Schema(SchemaCommand::Check(args)) => return schema::check(&args),

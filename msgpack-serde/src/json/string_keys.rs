@@ -1,6 +1,11 @@
-//! Which maps of a value have only string keys: tagged `decode` writes
-//! those as JSON objects and the others as `$map`, and must know which
-//! before it writes a map's first byte.
+//! Which maps of a value have only string keys: tagged JSON writes those
+//! as objects and the others as `$map`, and must know which before it
+//! writes a map's first byte.
+//!
+//! A container walker of its own beside msgpack-core's `Reader::skip`,
+//! which finds where a value ends but not which of its maps a key
+//! belongs to: this one keeps, for each open container, the place of its
+//! map in the answer. Tokens are msgpack-core's `Reader::read_token`.
 
 use std::cell::Cell;
 

@@ -94,6 +94,7 @@ pub fn write_json<S: Serializer>(
         options,
         string_keys: string_keys.as_ref(),
         depth: 0,
+        in_keys: 0,
     }
     .serialize(serializer);
     *reader = cell.into_inner();
@@ -107,7 +108,17 @@ struct Node<'r, 'a> {
     /// Tagged: which maps are written as objects.
     string_keys: Option<&'r StringKeys>,
     depth: usize,
+    /// Plain: the map keys around it that are not strings, each written
+    /// as the JSON text of its value.
+    in_keys: usize,
 }
+
+/// Plain: how many keys that are not strings may nest in each other. Each
+/// such key is the JSON text of its value, escaped as a string: a key
+/// inside it is escaped once more, and its text can double at every level
+/// (`"` to `\"`, `\` to `\\`), so the output grows exponentially with
+/// their nesting, not with the input.
+const MAX_KEYS_IN_KEYS: usize = 4;
 
 impl<'r, 'a> Node<'r, 'a> {
     fn child(&self) -> Node<'r, 'a> {
@@ -116,6 +127,7 @@ impl<'r, 'a> Node<'r, 'a> {
             options: self.options,
             string_keys: self.string_keys,
             depth: self.depth + 1,
+            in_keys: self.in_keys,
         }
     }
 
@@ -237,9 +249,19 @@ impl Node<'_, '_> {
                 Style::Plain => text.to_string(),
             });
         }
+        if self.in_keys >= MAX_KEYS_IN_KEYS {
+            return Err(E::custom(format_args!(
+                "map keys that are not strings nest deeper than {MAX_KEYS_IN_KEYS} in each other, past what plain JSON writes, at offset {}",
+                self.options.base + self.reader.borrow().position()
+            )));
+        }
         // Plain: a key that is a string in plain JSON (bin, a timestamp)
         // is that string, not its quoted JSON text.
-        let text = serde_json::to_string(&self.child()).map_err(E::custom)?;
+        let key = Node {
+            in_keys: self.in_keys + 1,
+            ..self.child()
+        };
+        let text = serde_json::to_string(&key).map_err(E::custom)?;
         if text.starts_with('"') {
             return serde_json::from_str(&text).map_err(E::custom);
         }
@@ -361,6 +383,31 @@ mod tests {
             assert_eq!(json(bytes, ToJson::tagged()), *tagged, "{bytes:02x?}");
             assert_eq!(json(bytes, ToJson::plain()), *plain, "{bytes:02x?}");
         }
+    }
+
+    /// Plain JSON writes a key that is not a string as its JSON text, escaped
+    /// again at every key around it: their nesting is bounded.
+    #[test]
+    fn plain_keys_in_keys_are_bounded() {
+        let nested =
+            |levels: usize| [vec![0x81; levels], vec![0x01, 0x02], vec![0x03; levels - 1]].concat();
+        assert_eq!(
+            json(&nested(4), ToJson::plain()),
+            r#"{"{\"{\\\"{\\\\\\\"1\\\\\\\":2}\\\":3}\":3}":3}"#
+        );
+        let mut out = Vec::new();
+        let error = write_json(
+            &mut Reader::new(&nested(5)),
+            ToJson::plain(),
+            &mut serde_json::Serializer::new(&mut out),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "map keys that are not strings nest deeper than 4 in each other, past what plain JSON writes, at offset 5"
+        );
+        // Tagged JSON writes them as `$map`, never escaped: 15 bytes a level.
+        assert_eq!(json(&nested(64), ToJson::tagged()).len(), 961);
     }
 
     #[test]

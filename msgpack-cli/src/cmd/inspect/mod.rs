@@ -1,6 +1,8 @@
 //! `msgpack inspect`: every item with its offset, bytes, format and value,
 //! indented by nesting, map keys beside their values.
 
+pub mod summary;
+
 use std::io::{IsTerminal, Write};
 
 use anstyle::{AnsiColor, Style};
