@@ -7,8 +7,8 @@
 
 pub mod budget;
 pub mod checks;
-pub mod http_checks;
 pub mod frames;
+pub mod http_checks;
 pub mod json;
 pub mod types;
 

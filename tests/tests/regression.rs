@@ -12,10 +12,10 @@
 mod budget;
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
-#[path = "../../fuzz/src/http_checks.rs"]
-mod http_checks;
 #[path = "../../fuzz/src/frames.rs"]
 mod frames;
+#[path = "../../fuzz/src/http_checks.rs"]
+mod http_checks;
 #[path = "../../fuzz/src/json.rs"]
 mod json;
 #[path = "../../fuzz/src/types.rs"]
