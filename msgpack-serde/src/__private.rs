@@ -455,14 +455,20 @@ pub fn field(
 }
 
 /// `deserializer.deserialize_any(visitor)` for a derived struct, from one
-/// of four modules here: the derive picks one by a hash of the type's
-/// name (its `decoding_unit`, which must name these four). rustc compiles
+/// of the [`DECODING_UNITS`] modules here: the derive picks one by a hash
+/// of the type's name (its `decoding_unit`). rustc compiles
 /// each module's instances in a codegen unit of their own, so a crate's
 /// structs decode (the decoder with each visitor inlined: the bulk of a
-/// derive's code) in four units beside the user's module, in parallel,
+/// derive's code) in that many units beside the user's module, in parallel,
 /// not all in that module's one unit.
 macro_rules! decoding_units {
-    ($($unit:ident)*) => {$(
+    ($($unit:ident)*) => {
+        /// How many units there are: msgpack-derive's code asserts it
+        /// picks among as many.
+        pub const DECODING_UNITS: u64 = 0 $(+ { let _ = stringify!($unit); 1 })*;
+        decoding_units!(@each $($unit)*);
+    };
+    (@each $($unit:ident)*) => {$(
         #[doc(hidden)]
         pub mod $unit {
             use serde::de::{Deserializer, Visitor};

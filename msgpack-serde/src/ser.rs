@@ -465,8 +465,8 @@ where
         self.serialize_unit()
     }
 
-    /// Inlined: a unit variant's name is one short string, and as a call
-    /// it cost the document fixture 2% of its encode.
+    /// Inlined: a unit variant's name is one short string, cheaper to
+    /// write in place than to call for (`benches/RESULTS.md` has the count).
     #[inline]
     fn serialize_unit_variant(
         self,
@@ -533,9 +533,9 @@ where
         self.start_seq(len, true)
     }
 
-    /// Inlined: every struct serde_derive writes starts here, and as a
-    /// call (which the compiler chose in some builds) it cost 40% more
-    /// instructions to encode the mesh.
+    /// Inlined always: every struct serde_derive writes starts here, and
+    /// the compiler left it a call in some builds, which the mesh's small
+    /// structs pay for in full (`benches/RESULTS.md`, issue 15).
     #[inline(always)]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W>> {
         self.start_struct(len)

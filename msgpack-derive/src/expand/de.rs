@@ -53,6 +53,10 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             );
             quote! {
                 #visitor
+                const _: () = assert!(
+                    #krate::__private::DECODING_UNITS == #DECODING_UNITS,
+                    "msgpack-derive and msgpack-serde disagree on the decoding units",
+                );
                 #krate::__private::#unit::deserialize_struct(__deserializer, __Visitor { marker: #krate::__private::PhantomData, lifetime: #krate::__private::PhantomData })
             }
         }
@@ -71,10 +75,14 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     }
 }
 
-/// Which of msgpack-serde's four `__private::unit*` modules decodes the
-/// struct `ident` (see there; its `decoding_units!` must list `unit0` to
-/// `unit3`): one picked by a hash of its name, so that a crate's structs
-/// spread over the four and each struct stays in its own.
+/// How many `__private::unit*` modules msgpack-serde has: the generated
+/// code asserts it equals msgpack-serde's `DECODING_UNITS`, so the two
+/// crates cannot disagree unnoticed.
+const DECODING_UNITS: u64 = 4;
+
+/// Which of msgpack-serde's `__private::unit*` modules decodes the struct
+/// `ident`: one picked by a hash of its name, so that a crate's structs
+/// spread over them and each struct stays in its own.
 fn decoding_unit(ident: &syn::Ident) -> syn::Ident {
     // FNV-1a: stable across builds and compilers, unlike std's hasher.
     let hash = ident
@@ -83,7 +91,7 @@ fn decoding_unit(ident: &syn::Ident) -> syn::Ident {
         .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
             (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
         });
-    format_ident!("unit{}", hash % 4)
+    format_ident!("unit{}", hash % DECODING_UNITS)
 }
 
 /// An expression: the position (`Option<usize>`) in `tags` / `names` of
@@ -264,12 +272,11 @@ fn wire_fields<'a>(
 /// `visit_map`'s body: one loop, one key read and one read of each field,
 /// chosen by a `match` on the key.
 ///
-/// A chain of comparisons for keys in tag order, before the loop, took
-/// fewer instructions (and mispredicted jumps, in callgrind's model of
-/// indirect branches) but compiled every field's read and a key read a
-/// second time: the users' release builds took 1.5 times as long, and
-/// decoding was no faster on the machine, where the jump table's targets
-/// are predicted (`benches/RESULTS.md`, issue 15).
+/// Not a chain of comparisons for keys in tag order before the loop: it
+/// compiles every field's read and a key read a second time, which the
+/// users' build times pay for, and decodes no faster on hardware that
+/// predicts the jump table (the measurements are in `benches/RESULTS.md`,
+/// issue 15).
 fn map_body(
     private: &TokenStream,
     wire: &[WireField<'_>],
@@ -440,9 +447,9 @@ fn fields_visitor(
     let slot_types = wire.iter().map(|w| w.field.ty);
     let slot_decls = quote!(#(let mut #slots: #private::Option<#slot_types> = #private::None;)*);
     // msgpack-serde visits each container kind at one site, where these
-    // inline. `inline` instead built the users' crates 6% slower for 0.2%
-    // to 0.7% fewer decode instructions; `never` cost 7% to 20% to decode
-    // (issue 15).
+    // inline always: `inline` builds the users' crates slower for hardly
+    // fewer instructions, `never` decodes slower (`benches/RESULTS.md`,
+    // issue 15).
     let visit = |method: TokenStream, access: TokenStream, arg: TokenStream, body| {
         quote! {
             #[inline(always)]
