@@ -166,7 +166,8 @@ fn floor<T: Fixture>(value: &T, bytes: Vec<u8>) -> Codec {
     }
 }
 
-/// The name of the [`floor`] row.
+/// The name of the floor row: a copy of the encoded bytes, a `clone()`
+/// of the value.
 pub const FLOOR: &str = "floor (memcpy / clone)";
 
 /// Every codec, for `value`, in table order.
