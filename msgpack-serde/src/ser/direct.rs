@@ -306,47 +306,32 @@ direct_ints!(
     i32 => write_int as i64, i64 => write_int as i64
 );
 
-impl Direct for f32 {
-    #[inline(always)]
-    fn estimate() -> usize {
-        5
-    }
+/// Floats: the marker, then the big-endian bits (as `encode::write_f32`
+/// and `write_f64`), the key stored with them.
+macro_rules! direct_floats {
+    ($($ty:ty => $marker:ident),*) => {$(
+        impl Direct for $ty {
+            #[inline(always)]
+            fn estimate() -> usize {
+                1 + std::mem::size_of::<$ty>()
+            }
 
-    #[inline(always)]
-    fn put(&self, out: &mut Out<'_>) -> Result<()> {
-        out.room
-            .put_marked([msgpack_core::marker::F32], self.to_be_bytes());
-        Ok(())
-    }
+            #[inline(always)]
+            fn put(&self, out: &mut Out<'_>) -> Result<()> {
+                out.room.put_marked([msgpack_core::marker::$marker], self.to_be_bytes());
+                Ok(())
+            }
 
-    #[inline(always)]
-    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
-        out.room
-            .put_marked([key, msgpack_core::marker::F32], self.to_be_bytes());
-        Ok(())
-    }
+            #[inline(always)]
+            fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
+                out.room.put_marked([key, msgpack_core::marker::$marker], self.to_be_bytes());
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl Direct for f64 {
-    #[inline(always)]
-    fn estimate() -> usize {
-        9
-    }
-
-    #[inline(always)]
-    fn put(&self, out: &mut Out<'_>) -> Result<()> {
-        out.room
-            .put_marked([msgpack_core::marker::F64], self.to_be_bytes());
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
-        out.room
-            .put_marked([key, msgpack_core::marker::F64], self.to_be_bytes());
-        Ok(())
-    }
-}
+direct_floats!(f32 => F32, f64 => F64);
 
 impl Direct for bool {
     #[inline(always)]
