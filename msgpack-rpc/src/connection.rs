@@ -341,9 +341,12 @@ impl Connection {
     }
 
     async fn send(&self, bytes: Vec<u8>) -> Result<(), Error> {
+        // Closed first: once closed, nothing more is accepted even while
+        // the queue still has room.
         tokio::select! {
-            sent = self.shared.outgoing.send(bytes) => sent.map_err(|_| Error::closed()),
+            biased;
             () = self.shared.closed.cancelled() => Err(Error::closed()),
+            sent = self.shared.outgoing.send(bytes) => sent.map_err(|_| Error::closed()),
         }
     }
 }

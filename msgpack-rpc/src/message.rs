@@ -182,21 +182,41 @@ fn kind_name(kind: u8) -> &'static str {
     }
 }
 
-/// Encodes the request `[0, msgid, method, params]`.
+/// Encodes the request `[0, msgid, method, params]`. Params that encode
+/// as nil (`()`) are sent as the empty array: the spec's params are an
+/// array, and peers such as Neovim refuse anything else.
 ///
 /// ```
 /// let bytes = msgpack_rpc::message::request(1, "echo", &("hi",)).unwrap();
 /// assert_eq!(bytes, [0x94, 0x00, 0x01, 0xa4, b'e', b'c', b'h', b'o', 0x91, 0xa2, b'h', b'i']);
+/// let bytes = msgpack_rpc::message::request(2, "f", &()).unwrap();
+/// assert_eq!(bytes, [0x94, 0x00, 0x02, 0xa1, b'f', 0x90]);
 /// ```
 pub fn request<P: Serialize + ?Sized>(
     msgid: u32,
     method: &str,
     params: &P,
 ) -> msgpack_serde::Result<Vec<u8>> {
-    msgpack_serde::to_vec(&(REQUEST, msgid, method, params))
+    let mut bytes = msgpack_serde::to_vec(&(REQUEST, msgid, method))?;
+    bytes[0] = 0x94; // the triple's fixarray header, one longer
+    with_params(bytes, params)
 }
 
-/// Encodes the notification `[2, method, params]`.
+/// Appends `params` to `bytes`, nil as the empty array.
+fn with_params<P: Serialize + ?Sized>(
+    mut bytes: Vec<u8>,
+    params: &P,
+) -> msgpack_serde::Result<Vec<u8>> {
+    let start = bytes.len();
+    msgpack_serde::to_writer(&mut bytes, params)?;
+    if bytes[start..] == [0xc0] {
+        bytes[start] = 0x90;
+    }
+    Ok(bytes)
+}
+
+/// Encodes the notification `[2, method, params]`, nil params as the
+/// empty array (see [`request`]).
 ///
 /// ```
 /// let bytes = msgpack_rpc::message::notification("log", &("x",)).unwrap();
@@ -206,7 +226,9 @@ pub fn notification<P: Serialize + ?Sized>(
     method: &str,
     params: &P,
 ) -> msgpack_serde::Result<Vec<u8>> {
-    msgpack_serde::to_vec(&(NOTIFICATION, method, params))
+    let mut bytes = msgpack_serde::to_vec(&(NOTIFICATION, method))?;
+    bytes[0] = 0x93; // the pair's fixarray header, one longer
+    with_params(bytes, params)
 }
 
 /// Encodes the success response `[1, msgid, nil, result]`.
@@ -301,7 +323,7 @@ mod tests {
         let bytes = request(u32::MAX, "m", &()).unwrap();
         assert_eq!(
             bytes,
-            [0x94, 0x00, 0xce, 0xff, 0xff, 0xff, 0xff, 0xa1, b'm', 0xc0]
+            [0x94, 0x00, 0xce, 0xff, 0xff, 0xff, 0xff, 0xa1, b'm', 0x90]
         );
         malformed(
             &[0x94, 0x00, 0xcf, 0, 0, 0, 1, 0, 0, 0, 0, 0xa1, b'm', 0x90],

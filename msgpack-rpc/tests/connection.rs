@@ -236,7 +236,7 @@ async fn a_timed_out_or_dropped_call_frees_its_msgid_and_a_late_answer_is_report
     assert!(error.is_timeout());
     assert_eq!(
         read_exact(&mut peer, 6).await,
-        [0x94, 0x00, 0x00, 0xa1, b'm', 0xc0]
+        [0x94, 0x00, 0x00, 0xa1, b'm', 0x90]
     );
     // Dropped before its answer: cancelled.
     let dropped = client.call::<_, Value>("m", ());
@@ -246,7 +246,7 @@ async fn a_timed_out_or_dropped_call_frees_its_msgid_and_a_late_answer_is_report
     }
     assert_eq!(
         read_exact(&mut peer, 6).await,
-        [0x94, 0x00, 0x01, 0xa1, b'm', 0xc0]
+        [0x94, 0x00, 0x01, 0xa1, b'm', 0x90]
     );
     // Late answers to both, then a call that is answered.
     peer.write_all(&[0x94, 0x01, 0x00, 0xc0, 0x07])
@@ -260,7 +260,7 @@ async fn a_timed_out_or_dropped_call_frees_its_msgid_and_a_late_answer_is_report
         async move { client.call::<_, u8>("m", ()).await }
     });
     let request = read_exact(&mut peer, 6).await;
-    assert_eq!(request, [0x94, 0x00, 0x02, 0xa1, b'm', 0xc0]);
+    assert_eq!(request, [0x94, 0x00, 0x02, 0xa1, b'm', 0x90]);
     peer.write_all(&[0x94, 0x01, 0x02, 0xc0, 0x08])
         .await
         .unwrap();
