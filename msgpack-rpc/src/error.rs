@@ -6,7 +6,7 @@ use msgpack_serde::Value;
 
 /// Why a call or a notification failed.
 ///
-/// The peer's error object is kept intact: [`Error::remote`] gives it
+/// The peer's error object is kept intact: [`Error::remote_error`] gives it
 /// back as a [`Value`], whatever its shape (Neovim sends
 /// `[type, message]`, other peers a string or a map).
 pub struct Error(Box<ErrorCode>);
