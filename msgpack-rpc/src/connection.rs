@@ -341,13 +341,17 @@ impl Connection {
     }
 
     async fn send(&self, bytes: Vec<u8>) -> Result<(), Error> {
-        // Closed first: once closed, nothing more is accepted even while
-        // the queue still has room.
-        tokio::select! {
-            biased;
-            () = self.shared.closed.cancelled() => Err(Error::closed()),
-            sent = self.shared.outgoing.send(bytes) => sent.map_err(|_| Error::closed()),
+        // Once closed, nothing more is accepted even while the queue has
+        // room; a send already waiting fails when the writer, stopping,
+        // drops the queue.
+        if self.shared.closed.is_cancelled() {
+            return Err(Error::closed());
         }
+        self.shared
+            .outgoing
+            .send(bytes)
+            .await
+            .map_err(|_| Error::closed())
     }
 }
 
@@ -379,17 +383,22 @@ async fn write_loop<W: AsyncWrite + Unpin>(
 ) {
     let mut writer = BufWriter::with_capacity(64 << 10, writer);
     let mut failed = false;
-    while !failed {
-        let next = tokio::select! {
-            next = queue.recv() => next,
-            () = closed.cancelled() => None,
-        };
-        let Some(bytes) = next else { break };
-        failed = writer.write_all(&bytes).await.is_err();
-        while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
+    let writing = async {
+        while let Some(bytes) = queue.recv().await {
             failed = writer.write_all(&bytes).await.is_err();
+            while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
+                failed = writer.write_all(&bytes).await.is_err();
+            }
+            failed = failed || writer.flush().await.is_err();
+            if failed {
+                break;
+            }
         }
-        failed = failed || writer.flush().await.is_err();
+    };
+    // Watched once for the whole loop, not once per message.
+    tokio::select! {
+        () = writing => {}
+        () = closed.cancelled() => {}
     }
     queue.close();
     while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
@@ -406,16 +415,27 @@ async fn write_loop<W: AsyncWrite + Unpin>(
 async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>, builder: Builder) {
     let codec = MsgPackCodec::<(), Bytes>::new().with_max_frame_len(builder.max_frame_len);
     let mut frames = FramedRead::new(reader, codec);
+    let reading = dispatch(&mut frames, &shared, &builder);
+    // Watched once for the whole loop, not once per message.
+    tokio::select! {
+        () = reading => {}
+        () = shared.closed.cancelled() => {}
+    }
+    shared.close();
+}
+
+/// Dispatches each message read until the stream ends or fails.
+async fn dispatch<R: AsyncRead + Unpin>(
+    frames: &mut FramedRead<R, MsgPackCodec<(), Bytes>>,
+    shared: &Arc<Shared>,
+    builder: &Builder,
+) {
     let handler_slots = Arc::new(Semaphore::new(builder.max_concurrent_handlers));
     let (notifications, queue) = mpsc::channel(builder.queue_len);
     tokio::spawn(notification_loop(queue));
     let report = &builder.on_report;
     loop {
-        let frame = tokio::select! {
-            frame = frames.next() => frame,
-            () = shared.closed.cancelled() => None,
-        };
-        let message = match frame {
+        let message = match frames.next().await {
             None => break,
             Some(Err(error)) => {
                 report(Report::Stream(error));
@@ -488,7 +508,6 @@ async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>, builder
             }
         }
     }
-    shared.close();
 }
 
 /// Runs notification handlers one after another, in arrival order.
