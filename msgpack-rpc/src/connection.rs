@@ -4,6 +4,7 @@
 use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -13,6 +14,7 @@ use msgpack_tokio::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit, Semaphore};
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
@@ -481,7 +483,25 @@ async fn dispatch<R: AsyncRead + Unpin>(
                     });
                     continue;
                 };
-                let answer = handler(msgid, params);
+                let mut answer = handler(msgid, params);
+                // A handler that answers at once (most do) is answered
+                // here, without a task of its own; one that waits gets one.
+                if let Poll::Ready(answer) = futures::poll!(answer.as_mut()) {
+                    if let Some(problem) = answer.report {
+                        report(problem);
+                    }
+                    match outgoing.try_send(answer.response) {
+                        Ok(()) => {}
+                        Err(TrySendError::Full(response)) => {
+                            tokio::spawn(async move {
+                                let _ = outgoing.send(response).await;
+                                drop(slot);
+                            });
+                        }
+                        Err(TrySendError::Closed(_)) => break,
+                    }
+                    continue;
+                }
                 let report = Arc::clone(report);
                 tokio::spawn(async move {
                     let answer = answer.await;

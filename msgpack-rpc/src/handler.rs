@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::message;
 use crate::Report;
 
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
 /// What a request handler gives back: the encoded response, and what to
 /// report when something went wrong on our side.
