@@ -341,7 +341,7 @@ async fn a_peer_that_does_not_read_makes_callers_wait() {
     let mut sent = 0;
     loop {
         let notify = client.notify("log", ("a line of some thirty bytes",));
-        match tokio::time::timeout(Duration::from_millis(200), notify).await {
+        match tokio::time::timeout(Duration::from_millis(500), notify).await {
             Ok(result) => {
                 result.unwrap();
                 sent += 1;
