@@ -7,6 +7,7 @@
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --types
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --http
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --stream
+//! cargo run --release -p msgpack-benches --bin msgpack-bench -- --rpc
 //! ```
 
 use std::io::Write as _;
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use msgpack_benches::{chart, fixtures, http, run, stream, table, types};
+use msgpack_benches::{chart, fixtures, http, rpc, run, stream, table, types};
 
 /// Compares msgpack-serde with serde_json, rmp-serde, msgpacker and prost.
 #[derive(Parser, Debug)]
@@ -61,16 +62,30 @@ struct Args {
     #[arg(long)]
     stream: bool,
 
+    /// Run the RPC benchmark instead: msgpack-rpc round trips on loopback
+    /// against JSON-RPC over newline-delimited serde_json.
+    #[arg(long)]
+    rpc: bool,
+
+    /// With --rpc: calls in flight on the one connection.
+    #[arg(long, default_value_t = 64)]
+    in_flight: usize,
+
+    /// With --rpc: rounds, msgpack-rpc and JSON-RPC taking turns.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+
     /// With --http: concurrent keep-alive connections.
     #[arg(long, default_value_t = 32)]
     connections: usize,
 
-    /// With --http: the most requests per case (all rounds together).
+    /// With --http: the most requests per case (all rounds together);
+    /// with --rpc, per case and round.
     #[arg(long, default_value_t = 1_000_000)]
     requests: u64,
 
     /// With --http: the longest one case runs, in seconds (all rounds
-    /// together).
+    /// together); with --rpc, per case and round.
     #[arg(long, default_value_t = 5.0)]
     seconds: f64,
 
@@ -96,6 +111,9 @@ fn main() -> ExitCode {
     );
     if args.http {
         return run_http(&args);
+    }
+    if args.rpc {
+        return run_rpc(&args);
     }
     if args.stream {
         let result = stream::run_stream(budget);
@@ -154,6 +172,30 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `--rpc`: msgpack-rpc against JSON-RPC round trips.
+fn run_rpc(args: &Args) -> ExitCode {
+    let settings = rpc::Settings {
+        in_flight: args.in_flight.max(1),
+        calls: args.requests.max(1),
+        time: Duration::from_secs_f64(args.seconds.max(0.001)),
+        rounds: args.rounds.max(1),
+    };
+    match rpc::run(&settings) {
+        Ok(result) if args.json => {
+            output(&serde_json::to_string_pretty(&result).expect("results serialize"));
+            ExitCode::SUCCESS
+        }
+        Ok(result) => {
+            output(&rpc::rpc_table(&result));
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("the RPC benchmark failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `--http`: the load test, on the fixtures named (both by default).

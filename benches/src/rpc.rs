@@ -1,0 +1,440 @@
+//! `msgpack-bench --rpc`: round trips of msgpack-rpc on loopback TCP with
+//! a number of calls in flight on one connection, against the same calls
+//! as JSON-RPC over newline-delimited serde_json on the same transport,
+//! written the same way (a reader task matching responses by id, a writer
+//! task batching, a handler that is ready at once answered in the
+//! server's reading task).
+//!
+//! The call is `echo(record)` on the logs fixture's records: each reply
+//! is decoded into the record type and checked against what was sent.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use msgpack_rpc::{Builder, Connection};
+use serde::{Deserialize, Serialize};
+use tokio::io::{
+    AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter, ReadBuf,
+};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::model::plain::LogRecord;
+use crate::table::duration;
+
+/// How the load is run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Calls in flight at once on the one connection.
+    pub in_flight: usize,
+    /// The most calls per case and round.
+    pub calls: u64,
+    /// The longest one case runs per round.
+    pub time: Duration,
+    /// Rounds, the two cases taking turns in each.
+    pub rounds: usize,
+}
+
+/// One case's best round.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    /// `msgpack-rpc` or `JSON-RPC (serde_json lines)`.
+    pub name: String,
+    /// Calls answered in that round.
+    pub calls: u64,
+    /// Calls answered per second.
+    pub requests_per_second: f64,
+    /// Median round trip, in nanoseconds.
+    pub p50_ns: f64,
+    /// 99th percentile round trip, in nanoseconds.
+    pub p99_ns: f64,
+    /// Bytes on the wire per call, both directions.
+    pub bytes_per_call: f64,
+}
+
+/// What `--rpc` measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct RpcResult {
+    /// Calls in flight.
+    pub in_flight: usize,
+    /// msgpack-rpc's best round, then JSON-RPC's.
+    pub cases: Vec<CaseResult>,
+    /// msgpack-rpc's requests/s over JSON-RPC's, round by round.
+    pub round_ratios: Vec<f64>,
+}
+
+/// Runs both cases, `settings.rounds` times each in turn.
+pub fn run(settings: &Settings) -> io::Result<RpcResult> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let records = Arc::new(crate::fixtures::logs().records);
+        let mut best: [Option<CaseResult>; 2] = [None, None];
+        let mut round_ratios = Vec::new();
+        for _ in 0..settings.rounds.max(1) {
+            let ours = msgpack_case(settings, &records).await?;
+            let theirs = json_case(settings, &records).await?;
+            round_ratios.push(ours.requests_per_second / theirs.requests_per_second);
+            for (slot, result) in best.iter_mut().zip([ours, theirs]) {
+                if slot
+                    .as_ref()
+                    .is_none_or(|best| result.requests_per_second > best.requests_per_second)
+                {
+                    *slot = Some(result);
+                }
+            }
+        }
+        Ok(RpcResult {
+            in_flight: settings.in_flight,
+            cases: best.into_iter().flatten().collect(),
+            round_ratios,
+        })
+    })
+}
+
+async fn msgpack_case(
+    settings: &Settings,
+    records: &Arc<Vec<LogRecord>>,
+) -> io::Result<CaseResult> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let server = Builder::new()
+        .max_concurrent_handlers(settings.in_flight.max(64))
+        .handle("echo", |(record,): (LogRecord,)| async move {
+            Ok::<_, ()>(record)
+        });
+    let serving = tokio::spawn(async move { server.serve_tcp(listener).await });
+    let stream = TcpStream::connect(addr).await?;
+    stream.set_nodelay(true)?;
+    let bytes = Arc::new(AtomicU64::new(0));
+    let (read, write) = stream.into_split();
+    let client = Builder::new().connect(
+        Counted(read, Arc::clone(&bytes)),
+        Counted(write, Arc::clone(&bytes)),
+    );
+    let call = move |client: Connection, record: LogRecord| async move {
+        let echoed: LogRecord = client.call("echo", (&record,)).await.expect("echo answers");
+        assert_eq!(echoed, record, "the echo is what was sent");
+    };
+    let result = drive(
+        "msgpack-rpc",
+        settings,
+        records,
+        client.clone(),
+        call,
+        &bytes,
+    )
+    .await;
+    client.close();
+    serving.abort();
+    Ok(result)
+}
+
+async fn json_case(settings: &Settings, records: &Arc<Vec<LogRecord>>) -> io::Result<CaseResult> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let serving = tokio::spawn(json::serve(listener));
+    let stream = TcpStream::connect(addr).await?;
+    stream.set_nodelay(true)?;
+    let bytes = Arc::new(AtomicU64::new(0));
+    let (read, write) = stream.into_split();
+    let client = json::Client::new(
+        Counted(read, Arc::clone(&bytes)),
+        Counted(write, Arc::clone(&bytes)),
+    );
+    let call = move |client: json::Client, record: LogRecord| async move {
+        let echoed = client.echo(&record).await;
+        assert_eq!(echoed, record, "the echo is what was sent");
+    };
+    let name = "JSON-RPC (serde_json lines)";
+    let result = drive(name, settings, records, client, call, &bytes).await;
+    serving.abort();
+    Ok(result)
+}
+
+/// Runs `in_flight` callers, each calling in turn, after a warm-up.
+async fn drive<C, F, Fut>(
+    name: &str,
+    settings: &Settings,
+    records: &Arc<Vec<LogRecord>>,
+    client: C,
+    call: F,
+    bytes: &AtomicU64,
+) -> CaseResult
+where
+    C: Clone + Send + 'static,
+    F: Fn(C, LogRecord) -> Fut + Clone + Send + 'static,
+    Fut: Future<Output = ()> + Send,
+{
+    for i in 0..settings.in_flight * 4 {
+        call(client.clone(), records[i % records.len()].clone()).await;
+    }
+    bytes.store(0, Ordering::Relaxed);
+    let issued = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let callers: Vec<_> = (0..settings.in_flight)
+        .map(|_| {
+            let (client, call, issued, records) = (
+                client.clone(),
+                call.clone(),
+                Arc::clone(&issued),
+                Arc::clone(records),
+            );
+            let (limit, time) = (settings.calls, settings.time);
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                loop {
+                    let n = issued.fetch_add(1, Ordering::Relaxed);
+                    if n >= limit || start.elapsed() >= time {
+                        break latencies;
+                    }
+                    let record = records[n as usize % records.len()].clone();
+                    let began = Instant::now();
+                    call(client.clone(), record).await;
+                    latencies.push(began.elapsed().as_nanos() as u64);
+                }
+            })
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    for caller in callers {
+        latencies.extend(caller.await.expect("a caller finishes"));
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    latencies.sort_unstable();
+    let quantile = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize] as f64;
+    let calls = latencies.len() as u64;
+    CaseResult {
+        name: name.to_string(),
+        calls,
+        requests_per_second: calls as f64 / elapsed,
+        p50_ns: quantile(0.5),
+        p99_ns: quantile(0.99),
+        bytes_per_call: bytes.load(Ordering::Relaxed) as f64 / calls as f64,
+    }
+}
+
+/// The result as a table.
+pub fn rpc_table(result: &RpcResult) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "## rpc: echo(logs record) on loopback TCP, {} calls in flight on one connection (best of {} rounds)\n",
+        result.in_flight,
+        result.round_ratios.len()
+    );
+    let _ = writeln!(
+        out,
+        "| stack | calls | requests/s | p50 | p99 | bytes/call |"
+    );
+    let _ = writeln!(out, "|---|--:|--:|--:|--:|--:|");
+    for case in &result.cases {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.0} | {} | {} | {:.1} |",
+            case.name,
+            case.calls,
+            case.requests_per_second,
+            duration(case.p50_ns),
+            duration(case.p99_ns),
+            case.bytes_per_call
+        );
+    }
+    let ratios: Vec<String> = result
+        .round_ratios
+        .iter()
+        .map(|r| format!("{r:.2}x"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nmsgpack-rpc / JSON-RPC requests/s, by round: {}",
+        ratios.join(", ")
+    );
+    out
+}
+
+/// An I/O half that counts the bytes through it into a shared counter.
+struct Counted<T>(T, Arc<AtomicU64>);
+
+impl<T: AsyncRead + Unpin> AsyncRead for Counted<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.0).poll_read(cx, buf);
+        self.1
+            .fetch_add((buf.filled().len() - before) as u64, Ordering::Relaxed);
+        polled
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Counted<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.0).poll_write(cx, buf);
+        if let Poll::Ready(Ok(written)) = polled {
+            self.1.fetch_add(written as u64, Ordering::Relaxed);
+        }
+        polled
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.0).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.0).poll_shutdown(cx)
+    }
+}
+
+/// JSON-RPC 2.0 over newline-delimited serde_json, built as msgpack-rpc's
+/// connection is: the baseline.
+mod json {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Request<'a> {
+        jsonrpc: &'static str,
+        id: u64,
+        method: &'static str,
+        params: (&'a LogRecord,),
+    }
+
+    #[derive(Deserialize)]
+    struct IncomingRequest {
+        id: u64,
+        #[allow(dead_code)]
+        method: String,
+        params: (LogRecord,),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Response {
+        jsonrpc: String,
+        id: u64,
+        result: LogRecord,
+    }
+
+    type Waiting = Arc<Mutex<HashMap<u64, oneshot::Sender<LogRecord>>>>;
+
+    /// One client connection; clones share it.
+    #[derive(Clone)]
+    pub(super) struct Client {
+        outgoing: mpsc::Sender<Vec<u8>>,
+        waiting: Waiting,
+        next_id: Arc<AtomicU64>,
+    }
+
+    impl Client {
+        pub(super) fn new<R, W>(reader: R, writer: W) -> Client
+        where
+            R: AsyncRead + Send + Unpin + 'static,
+            W: AsyncWrite + Send + Unpin + 'static,
+        {
+            let (outgoing, queue) = mpsc::channel(64);
+            let waiting = Waiting::default();
+            tokio::spawn(write_lines(writer, queue));
+            let matching = Arc::clone(&waiting);
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(reader);
+                let mut line = Vec::new();
+                while lines.read_until(b'\n', &mut line).await.unwrap_or(0) > 0 {
+                    let response: Response = serde_json::from_slice(&line).expect("a response");
+                    let sender = matching.lock().unwrap().remove(&response.id);
+                    if let Some(sender) = sender {
+                        let _ = sender.send(response.result);
+                    }
+                    line.clear();
+                }
+            });
+            Client {
+                outgoing,
+                waiting,
+                next_id: Arc::new(AtomicU64::new(0)),
+            }
+        }
+
+        pub(super) async fn echo(&self, record: &LogRecord) -> LogRecord {
+            let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+            let (sender, answer) = oneshot::channel();
+            self.waiting.lock().unwrap().insert(id, sender);
+            let request = Request {
+                jsonrpc: "2.0",
+                id,
+                method: "echo",
+                params: (record,),
+            };
+            let mut line = serde_json::to_vec(&request).expect("a request serializes");
+            line.push(b'\n');
+            self.outgoing
+                .send(line)
+                .await
+                .expect("the connection is open");
+            answer.await.expect("an answer")
+        }
+    }
+
+    /// Serves `echo` on every connection `listener` accepts.
+    pub(super) async fn serve(listener: TcpListener) {
+        while let Ok((stream, _)) = listener.accept().await {
+            let _ = stream.set_nodelay(true);
+            let (reader, writer) = stream.into_split();
+            let (outgoing, queue) = mpsc::channel(64);
+            tokio::spawn(write_lines(writer, queue));
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(reader);
+                let mut line = Vec::new();
+                while lines.read_until(b'\n', &mut line).await.unwrap_or(0) > 0 {
+                    let request: IncomingRequest =
+                        serde_json::from_slice(&line).expect("a request");
+                    // Answered in the reading task, as msgpack-rpc answers a
+                    // handler that is ready at once.
+                    let (record,) = request.params;
+                    let response = Response {
+                        jsonrpc: "2.0".into(),
+                        id: request.id,
+                        result: record,
+                    };
+                    let mut answer = serde_json::to_vec(&response).expect("a response serializes");
+                    answer.push(b'\n');
+                    if outgoing.send(answer).await.is_err() {
+                        return;
+                    }
+                    line.clear();
+                }
+            });
+        }
+    }
+
+    /// Writes queued lines, flushing when the queue runs dry.
+    async fn write_lines<W: AsyncWrite + Unpin>(writer: W, mut queue: mpsc::Receiver<Vec<u8>>) {
+        let mut writer = BufWriter::with_capacity(64 << 10, writer);
+        while let Some(line) = queue.recv().await {
+            if writer.write_all(&line).await.is_err() {
+                return;
+            }
+            while let Ok(line) = queue.try_recv() {
+                if writer.write_all(&line).await.is_err() {
+                    return;
+                }
+            }
+            if writer.flush().await.is_err() {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,540 @@
+//! [`Connection`]: calls to the peer and the peer's calls to us, on one
+//! byte stream.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::task::Poll;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::StreamExt;
+use msgpack_serde::Value;
+use msgpack_tokio::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit, Semaphore};
+use tokio_util::codec::FramedRead;
+use tokio_util::sync::CancellationToken;
+
+use crate::handler::{self, Handlers};
+use crate::message::{self, Message};
+use crate::pending::Pending;
+use crate::{Error, Report};
+
+type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
+
+/// Sets up connections: the methods they serve, their bounds and
+/// timeout. One `Builder` makes any number of connections (a server
+/// makes one per accepted socket).
+///
+/// | setting | default | what it bounds |
+/// |---|---|---|
+/// | [`max_pending_calls`](Self::max_pending_calls) | 1024 | our calls waiting for a response; more wait to start |
+/// | [`max_concurrent_handlers`](Self::max_concurrent_handlers) | 64 | the peer's requests being handled; then we stop reading |
+/// | [`queue_len`](Self::queue_len) | 64 | messages queued for writing, and notifications queued for their handlers |
+/// | [`max_frame_len`](Self::max_frame_len) | 16 MiB | bytes of one incoming message; a larger one ends the connection |
+/// | [`timeout`](Self::timeout) | none | how long a call waits for its response |
+///
+/// So the memory of a connection stays under about
+/// `(max_concurrent_handlers + queue_len + 1) * max_frame_len` for what
+/// it reads, plus what our own calls and answers put in the `queue_len`
+/// outgoing messages and the `max_pending_calls` responses waiting to be
+/// taken. When the peer reads slowly the outgoing queue fills and
+/// callers wait in [`Connection::call`]; when it sends faster than the
+/// handlers answer, we stop reading and TCP pushes back.
+#[derive(Clone)]
+pub struct Builder {
+    handlers: Handlers,
+    on_report: ReportFn,
+    max_pending_calls: usize,
+    max_concurrent_handlers: usize,
+    queue_len: usize,
+    max_frame_len: usize,
+    timeout: Option<Duration>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl fmt::Debug for Builder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut methods: Vec<&str> = self.handlers.requests.keys().map(String::as_str).collect();
+        methods.sort_unstable();
+        f.debug_struct("Builder")
+            .field("methods", &methods)
+            .field("max_pending_calls", &self.max_pending_calls)
+            .field("max_concurrent_handlers", &self.max_concurrent_handlers)
+            .field("queue_len", &self.queue_len)
+            .field("max_frame_len", &self.max_frame_len)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Builder {
+    /// A builder serving no methods, with the defaults in the table above;
+    /// reports are dropped until [`on_report`](Self::on_report) is set.
+    pub fn new() -> Builder {
+        Builder {
+            handlers: Handlers::default(),
+            on_report: Arc::new(|_| {}),
+            max_pending_calls: 1024,
+            max_concurrent_handlers: 64,
+            queue_len: 64,
+            max_frame_len: DEFAULT_MAX_FRAME_LEN,
+            timeout: None,
+        }
+    }
+
+    /// Serves requests for `method` with `handler`, an async function of
+    /// the params decoded as `P` (for the usual array of params, a tuple:
+    /// `(i64, i64)` for `add(a, b)`). `Ok(result)` is answered as the
+    /// result, `Err(error)` as the error object; params that do not decode
+    /// into `P` get an error response and a [`Report::BadParams`].
+    ///
+    /// ```
+    /// let builder = msgpack_rpc::Builder::new()
+    ///     .handle("add", |(a, b): (i64, i64)| async move {
+    ///         a.checked_add(b).ok_or("overflow")
+    ///     });
+    /// ```
+    #[must_use]
+    pub fn handle<P, R, E, F, Fut>(mut self, method: &str, handler: F) -> Builder
+    where
+        P: DeserializeOwned + Send + 'static,
+        R: Serialize + 'static,
+        E: Serialize + 'static,
+        F: Fn(P) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, E>> + Send + 'static,
+    {
+        let handler = handler::request(method, handler);
+        self.handlers.requests.insert(method.to_owned(), handler);
+        self
+    }
+
+    /// Receives notifications for `method` with `handler`. Notifications
+    /// are handled one at a time in the order they arrived.
+    ///
+    /// ```
+    /// let builder = msgpack_rpc::Builder::new()
+    ///     .handle_notification("log", |(text,): (String,)| async move { println!("{text}") });
+    /// ```
+    #[must_use]
+    pub fn handle_notification<P, F, Fut>(mut self, method: &str, handler: F) -> Builder
+    where
+        P: DeserializeOwned + Send + 'static,
+        F: Fn(P) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        let handler = handler::notification(method, handler);
+        self.handlers
+            .notifications
+            .insert(method.to_owned(), handler);
+        self
+    }
+
+    /// Calls `on_report` with each thing wrong the connection meets while
+    /// serving: malformed messages, responses to unknown msgids, unknown
+    /// methods, bad params, the stream's end on an error.
+    ///
+    /// ```
+    /// let builder = msgpack_rpc::Builder::new().on_report(|report| eprintln!("rpc: {report}"));
+    /// ```
+    #[must_use]
+    pub fn on_report(mut self, on_report: impl Fn(Report) + Send + Sync + 'static) -> Builder {
+        self.on_report = Arc::new(on_report);
+        self
+    }
+
+    /// The most of our calls waiting for a response at once (1024 unless
+    /// set); further calls wait for one to finish.
+    #[must_use]
+    pub fn max_pending_calls(mut self, max: usize) -> Builder {
+        self.max_pending_calls = max.clamp(1, Semaphore::MAX_PERMITS);
+        self
+    }
+
+    /// The most of the peer's requests handled at once (64 unless set);
+    /// then reading waits.
+    #[must_use]
+    pub fn max_concurrent_handlers(mut self, max: usize) -> Builder {
+        self.max_concurrent_handlers = max.clamp(1, Semaphore::MAX_PERMITS);
+        self
+    }
+
+    /// The length of the outgoing queue and of the notification queue
+    /// (64 messages each unless set).
+    #[must_use]
+    pub fn queue_len(mut self, len: usize) -> Builder {
+        self.queue_len = len.max(1);
+        self
+    }
+
+    /// The most bytes one incoming message may take (16 MiB unless set).
+    #[must_use]
+    pub fn max_frame_len(mut self, len: usize) -> Builder {
+        self.max_frame_len = len;
+        self
+    }
+
+    /// How long each call waits for its response (no limit unless set);
+    /// see also [`Connection::call_with_timeout`].
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Builder {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Starts a connection over `reader` and `writer` (the two halves of a
+    /// socket, or a child's stdout and stdin), on the current tokio
+    /// runtime: one task reads and dispatches, one writes.
+    pub fn connect<R, W>(&self, reader: R, writer: W) -> Connection
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let (outgoing, queue) = mpsc::channel(self.queue_len);
+        let shared = Arc::new(Shared {
+            outgoing,
+            pending: Mutex::new(Pending::default()),
+            call_slots: Arc::new(Semaphore::new(self.max_pending_calls)),
+            closed: CancellationToken::new(),
+            timeout: self.timeout,
+        });
+        tokio::spawn(write_loop(writer, queue, shared.closed.clone()));
+        tokio::spawn(read_loop(reader, Arc::clone(&shared), self.clone()));
+        Connection { shared }
+    }
+}
+
+/// One msgpack-rpc connection: it sends requests and notifications to
+/// the peer and serves the peer's, because real peers call back (Neovim
+/// calls its clients). Cheap to clone; every clone is the same
+/// connection.
+///
+/// The connection lives until the peer closes it, the stream fails, or
+/// [`close`](Self::close) is called; then every call still waiting
+/// resolves with a "connection closed" error.
+#[derive(Clone)]
+pub struct Connection {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    outgoing: mpsc::Sender<Vec<u8>>,
+    pending: Mutex<Pending>,
+    call_slots: Arc<Semaphore>,
+    closed: CancellationToken,
+    timeout: Option<Duration>,
+}
+
+impl Shared {
+    fn close(&self) {
+        self.pending.lock().expect("never poisoned").close();
+        self.call_slots.close();
+        self.closed.cancel();
+    }
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Connection")
+            .field("closed", &self.is_closed())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Connection {
+    /// Calls `method` with `params` (usually a tuple: the spec's array of
+    /// params) and decodes the result as `R`. A peer's error object comes
+    /// back as [`Error::remote_error`]. Dropping the future cancels the
+    /// call: its msgid is freed and a late response is reported, not
+    /// delivered.
+    pub async fn call<P: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: P,
+    ) -> Result<R, Error> {
+        match self.shared.timeout {
+            Some(timeout) => self.call_with_timeout(method, params, timeout).await,
+            None => self.call_untimed(method, params).await,
+        }
+    }
+
+    /// [`call`](Self::call) with its own timeout: [`Error::is_timeout`]
+    /// when the response has not come within `timeout`.
+    pub async fn call_with_timeout<P: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: P,
+        timeout: Duration,
+    ) -> Result<R, Error> {
+        tokio::time::timeout(timeout, self.call_untimed(method, params))
+            .await
+            .unwrap_or_else(|_| Err(Error::timeout()))
+    }
+
+    async fn call_untimed<P: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: P,
+    ) -> Result<R, Error> {
+        let _slot = self.call_slot().await?;
+        let (sender, response) = oneshot::channel();
+        let (msgid, seq) = self
+            .shared
+            .pending
+            .lock()
+            .expect("never poisoned")
+            .insert(sender)
+            .ok_or_else(Error::closed)?;
+        let mut waiting = Waiting {
+            shared: &self.shared,
+            msgid,
+            seq,
+            answered: false,
+        };
+        let request = message::request(msgid, method, &params).map_err(Error::encode)?;
+        self.send(request).await?;
+        let (error, result) = response.await.map_err(|_| Error::closed())?;
+        waiting.answered = true;
+        if error[..] != [0xc0] {
+            let error = Value::from_slice(&error).unwrap_or(Value::Bin(error.to_vec()));
+            return Err(Error::remote(error));
+        }
+        msgpack_serde::from_slice(&result).map_err(Error::decode)
+    }
+
+    /// Sends the notification `method` with `params`; waits only while the
+    /// outgoing queue is full.
+    pub async fn notify<P: Serialize>(&self, method: &str, params: P) -> Result<(), Error> {
+        let notification = message::notification(method, &params).map_err(Error::encode)?;
+        self.send(notification).await
+    }
+
+    /// Closes the connection: calls still waiting resolve with "connection
+    /// closed", queued messages are written, then both halves are dropped.
+    pub fn close(&self) {
+        self.shared.close();
+    }
+
+    /// Whether the connection has closed.
+    pub fn is_closed(&self) -> bool {
+        self.shared.closed.is_cancelled()
+    }
+
+    /// Waits until the connection has closed (the peer hung up, the
+    /// stream failed, or [`close`](Self::close) was called).
+    pub async fn closed(&self) {
+        self.shared.closed.cancelled().await;
+    }
+
+    async fn call_slot(&self) -> Result<OwnedSemaphorePermit, Error> {
+        Arc::clone(&self.shared.call_slots)
+            .acquire_owned()
+            .await
+            .map_err(|_| Error::closed())
+    }
+
+    async fn send(&self, bytes: Vec<u8>) -> Result<(), Error> {
+        // Once closed, nothing more is accepted even while the queue has
+        // room; a send already waiting fails when the writer, stopping,
+        // drops the queue.
+        if self.shared.closed.is_cancelled() {
+            return Err(Error::closed());
+        }
+        self.shared
+            .outgoing
+            .send(bytes)
+            .await
+            .map_err(|_| Error::closed())
+    }
+}
+
+/// A call waiting for its response; dropped before the answer came (the
+/// call's future was dropped or timed out), it frees its msgid.
+struct Waiting<'a> {
+    shared: &'a Shared,
+    msgid: u32,
+    seq: u64,
+    answered: bool,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if !self.answered {
+            let mut pending = self.shared.pending.lock().expect("never poisoned");
+            pending.cancel(self.msgid, self.seq);
+        }
+    }
+}
+
+/// Writes queued messages, flushing when the queue runs dry, until every
+/// sender is gone or the connection closes (then what is queued is
+/// still written). A failed write closes the connection.
+async fn write_loop<W: AsyncWrite + Unpin>(
+    writer: W,
+    mut queue: mpsc::Receiver<Vec<u8>>,
+    closed: CancellationToken,
+) {
+    let mut writer = BufWriter::with_capacity(64 << 10, writer);
+    let mut failed = false;
+    let writing = async {
+        while let Some(bytes) = queue.recv().await {
+            failed = writer.write_all(&bytes).await.is_err();
+            while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
+                failed = writer.write_all(&bytes).await.is_err();
+            }
+            failed = failed || writer.flush().await.is_err();
+            if failed {
+                break;
+            }
+        }
+    };
+    // Watched once for the whole loop, not once per message.
+    tokio::select! {
+        () = writing => {}
+        () = closed.cancelled() => {}
+    }
+    queue.close();
+    while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
+        failed = writer.write_all(&bytes).await.is_err();
+    }
+    if !failed {
+        let _ = writer.shutdown().await;
+    }
+    closed.cancel();
+}
+
+/// Reads messages and dispatches them until the stream ends or the
+/// connection closes, then closes it.
+async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>, builder: Builder) {
+    let codec = MsgPackCodec::<(), Bytes>::new().with_max_frame_len(builder.max_frame_len);
+    let mut frames = FramedRead::new(reader, codec);
+    let reading = dispatch(&mut frames, &shared, &builder);
+    // Watched once for the whole loop, not once per message.
+    tokio::select! {
+        () = reading => {}
+        () = shared.closed.cancelled() => {}
+    }
+    shared.close();
+}
+
+/// Dispatches each message read until the stream ends or fails.
+async fn dispatch<R: AsyncRead + Unpin>(
+    frames: &mut FramedRead<R, MsgPackCodec<(), Bytes>>,
+    shared: &Arc<Shared>,
+    builder: &Builder,
+) {
+    let handler_slots = Arc::new(Semaphore::new(builder.max_concurrent_handlers));
+    let (notifications, queue) = mpsc::channel(builder.queue_len);
+    tokio::spawn(notification_loop(queue));
+    let report = &builder.on_report;
+    loop {
+        let message = match frames.next().await {
+            None => break,
+            Some(Err(error)) => {
+                report(Report::Stream(error));
+                break;
+            }
+            Some(Ok(frame)) => match Message::parse(frame) {
+                Ok(message) => message,
+                Err(error) => {
+                    report(Report::Malformed(error));
+                    continue;
+                }
+            },
+        };
+        match message {
+            Message::Response {
+                msgid,
+                error,
+                result,
+            } => {
+                let waiting = shared.pending.lock().expect("never poisoned").answer(msgid);
+                match waiting {
+                    // A call dropped just now is no longer listening: fine.
+                    Some(sender) => drop(sender.send((error, result))),
+                    None => report(Report::UnknownResponse { msgid }),
+                }
+            }
+            Message::Request {
+                msgid,
+                method,
+                params,
+            } => {
+                let Ok(slot) = Arc::clone(&handler_slots).acquire_owned().await else {
+                    break;
+                };
+                let outgoing = shared.outgoing.clone();
+                let Some(handler) = builder.handlers.requests.get(&method) else {
+                    let text = format!("unknown method `{method}`");
+                    report(Report::UnknownMethod { method });
+                    let response = message::failure(msgid, &text).expect("a string encodes");
+                    tokio::spawn(async move {
+                        let _ = outgoing.send(response).await;
+                        drop(slot);
+                    });
+                    continue;
+                };
+                let mut answer = handler(msgid, params);
+                // A handler that answers at once (most do) is answered
+                // here, without a task of its own; one that waits gets one.
+                if let Poll::Ready(answer) = futures::poll!(answer.as_mut()) {
+                    if let Some(problem) = answer.report {
+                        report(problem);
+                    }
+                    match outgoing.try_send(answer.response) {
+                        Ok(()) => {}
+                        Err(TrySendError::Full(response)) => {
+                            tokio::spawn(async move {
+                                let _ = outgoing.send(response).await;
+                                drop(slot);
+                            });
+                        }
+                        Err(TrySendError::Closed(_)) => break,
+                    }
+                    continue;
+                }
+                let report = Arc::clone(report);
+                tokio::spawn(async move {
+                    let answer = answer.await;
+                    if let Some(problem) = answer.report {
+                        report(problem);
+                    }
+                    let _ = outgoing.send(answer.response).await;
+                    drop(slot);
+                });
+            }
+            Message::Notification { method, params } => {
+                let Some(handler) = builder.handlers.notifications.get(&method) else {
+                    report(Report::UnknownNotification { method });
+                    continue;
+                };
+                match handler(params) {
+                    Ok(handled) => {
+                        if notifications.send(handled).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(problem) => report(problem),
+                }
+            }
+        }
+    }
+}
+
+/// Runs notification handlers one after another, in arrival order.
+async fn notification_loop(
+    mut queue: mpsc::Receiver<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
+) {
+    while let Some(handled) = queue.recv().await {
+        handled.await;
+    }
+}

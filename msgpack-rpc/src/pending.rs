@@ -1,0 +1,116 @@
+//! The calls waiting for their response, by msgid.
+
+use std::collections::HashMap;
+
+use bytes::Bytes;
+use tokio::sync::oneshot;
+
+/// The error and result of a response, as their encoded bytes.
+pub(crate) type Response = (Bytes, Bytes);
+
+/// The calls in flight. Msgids count up from 0 as a wrapping `u32`,
+/// skipping any still waiting, so an answer never reaches the wrong call;
+/// each call also gets a sequence number, so a call that gives up removes
+/// its own entry and never a later call's that reuses its msgid.
+#[derive(Default)]
+pub(crate) struct Pending {
+    next_msgid: u32,
+    next_seq: u64,
+    waiting: HashMap<u32, (u64, oneshot::Sender<Response>)>,
+    closed: bool,
+}
+
+impl Pending {
+    /// Registers a call: its msgid and sequence number, `None` once the
+    /// connection is closed. The caller bounds how many wait at once (well
+    /// below `u32::MAX`), so a free msgid is always found.
+    pub(crate) fn insert(&mut self, sender: oneshot::Sender<Response>) -> Option<(u32, u64)> {
+        if self.closed {
+            return None;
+        }
+        while self.waiting.contains_key(&self.next_msgid) {
+            self.next_msgid = self.next_msgid.wrapping_add(1);
+        }
+        let msgid = self.next_msgid;
+        self.next_msgid = msgid.wrapping_add(1);
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.waiting.insert(msgid, (seq, sender));
+        Some((msgid, seq))
+    }
+
+    /// Takes the call waiting for `msgid`, to hand it its response.
+    pub(crate) fn answer(&mut self, msgid: u32) -> Option<oneshot::Sender<Response>> {
+        self.waiting.remove(&msgid).map(|(_, sender)| sender)
+    }
+
+    /// Removes the call `(msgid, seq)` if it is still waiting: it gave up.
+    pub(crate) fn cancel(&mut self, msgid: u32, seq: u64) {
+        if self.waiting.get(&msgid).is_some_and(|(s, _)| *s == seq) {
+            self.waiting.remove(&msgid);
+        }
+    }
+
+    /// Closes: every waiting call's sender is dropped, so each resolves
+    /// as "connection closed", and no call registers again.
+    pub(crate) fn close(&mut self) {
+        self.closed = true;
+        self.waiting.clear();
+    }
+
+    #[cfg(test)]
+    fn starting_at(next_msgid: u32) -> Pending {
+        Pending {
+            next_msgid,
+            ..Pending::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sender() -> oneshot::Sender<Response> {
+        oneshot::channel().0
+    }
+
+    #[test]
+    fn msgids_wrap_and_skip_those_still_waiting() {
+        let mut pending = Pending::starting_at(u32::MAX - 1);
+        let first = pending.insert(sender()).unwrap().0;
+        let second = pending.insert(sender()).unwrap().0;
+        assert_eq!((first, second), (u32::MAX - 1, u32::MAX));
+        assert_eq!(pending.insert(sender()).unwrap().0, 0);
+        // Wrapped all the way round: u32::MAX - 1 is free again, u32::MAX
+        // and 0 are still waiting.
+        pending.next_msgid = u32::MAX - 1;
+        assert!(pending.answer(u32::MAX - 1).is_some());
+        assert_eq!(pending.insert(sender()).unwrap().0, u32::MAX - 1);
+        assert_eq!(pending.insert(sender()).unwrap().0, 1);
+    }
+
+    #[test]
+    fn a_call_that_gives_up_removes_only_its_own_entry() {
+        let mut pending = Pending::default();
+        let (msgid, seq) = pending.insert(sender()).unwrap();
+        assert!(pending.answer(msgid).is_some());
+        pending.next_msgid = msgid;
+        let (again, later) = pending.insert(sender()).unwrap();
+        assert_eq!(again, msgid);
+        pending.cancel(msgid, seq); // the first call, dropped late
+        assert!(pending.waiting.contains_key(&msgid));
+        pending.cancel(msgid, later);
+        assert!(pending.waiting.is_empty());
+    }
+
+    #[test]
+    fn closing_drops_every_waiting_call_and_refuses_new_ones() {
+        let mut pending = Pending::default();
+        let (tx, mut rx) = oneshot::channel();
+        pending.insert(tx).unwrap();
+        pending.close();
+        assert!(rx.try_recv().is_err());
+        assert!(pending.insert(sender()).is_none());
+    }
+}

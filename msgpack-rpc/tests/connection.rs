@@ -1,0 +1,399 @@
+//! The connection over real loopback sockets: our client against our
+//! server, and against a raw peer that writes the bytes it likes.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use msgpack_rpc::{Builder, Connection, Report, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+
+/// Reports collected, as text.
+#[derive(Clone, Default)]
+struct Reports(Arc<Mutex<Vec<String>>>);
+
+impl Reports {
+    fn builder(&self) -> Builder {
+        let reports = self.clone();
+        Builder::new().on_report(move |report: Report| {
+            reports.0.lock().unwrap().push(report.to_string());
+        })
+    }
+
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+fn server(builder: Builder) -> Builder {
+    builder
+        .handle(
+            "echo",
+            |(value,): (Value,)| async move { Ok::<_, Value>(value) },
+        )
+        .handle("add", |(a, b): (i64, i64)| async move {
+            a.checked_add(b).ok_or("overflow")
+        })
+        .handle("sleep", |(ms,): (u64,)| async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok::<_, Value>(())
+        })
+}
+
+/// Our server on a loopback port, and a client connected to it.
+async fn pair(server_builder: Builder, client_builder: Builder) -> Connection {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { server_builder.serve_tcp(listener).await });
+    client_builder.connect_tcp(addr).await.unwrap()
+}
+
+/// A client connected to a raw peer, which the test drives by hand.
+async fn raw_peer(client_builder: Builder) -> (Connection, TcpStream) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let client = client_builder
+        .connect_tcp(listener.local_addr().unwrap())
+        .await
+        .unwrap();
+    let (peer, _) = listener.accept().await.unwrap();
+    (client, peer)
+}
+
+/// Reads exactly `len` bytes from the raw peer.
+async fn read_exact(peer: &mut TcpStream, len: usize) -> Vec<u8> {
+    let mut bytes = vec![0; len];
+    tokio::time::timeout(Duration::from_secs(10), peer.read_exact(&mut bytes))
+        .await
+        .expect("the bytes come")
+        .unwrap();
+    bytes
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_calls_and_any_value_echoed_intact() {
+    let client = pair(server(Builder::new()), Builder::new()).await;
+    assert_eq!(client.call::<_, i64>("add", (40, 2)).await.unwrap(), 42);
+    let value = Value::Array(vec![
+        Value::Ext(7, vec![1, 2, 3]),
+        Value::Ext(-1, vec![0; 4]),
+        Value::F32(1.5),
+        Value::Bin(vec![0, 255]),
+        Value::Map(vec![(Value::from(1), Value::from("één"))]),
+        Value::Nil,
+    ]);
+    let echoed: Value = client.call("echo", (value.clone(),)).await.unwrap();
+    assert_eq!(echoed, value);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_in_flight_finish_out_of_order() {
+    let client = pair(server(Builder::new()), Builder::new()).await;
+    let (finished, mut order) = mpsc::unbounded_channel();
+    let mut calls = Vec::new();
+    for ms in [300u64, 10, 150] {
+        let (client, finished) = (client.clone(), finished.clone());
+        calls.push(tokio::spawn(async move {
+            client.call::<_, ()>("sleep", (ms,)).await.unwrap();
+            finished.send(ms).unwrap();
+        }));
+    }
+    for call in calls {
+        call.await.unwrap();
+    }
+    let order: Vec<u64> = std::iter::from_fn(|| order.try_recv().ok()).collect();
+    assert_eq!(order, [10, 150, 300]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_concurrent_calls_each_get_their_own_answer() {
+    let client = pair(server(Builder::new()), Builder::new()).await;
+    let calls = (0..1000i64).map(|i| {
+        let client = client.clone();
+        tokio::spawn(async move { (i, client.call::<_, i64>("add", (i, 1_000_000)).await) })
+    });
+    let answers = futures::future::join_all(calls).await;
+    assert_eq!(answers.len(), 1000);
+    for answer in answers {
+        let (i, sum) = answer.unwrap();
+        assert_eq!(sum.unwrap(), i + 1_000_000);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_methods_and_bad_params_get_error_responses_and_serving_goes_on() {
+    let reports = Reports::default();
+    let client = pair(server(reports.builder()), Builder::new()).await;
+    let error = client.call::<_, Value>("nope", ()).await.unwrap_err();
+    assert_eq!(
+        error.remote_error(),
+        Some(&Value::from("unknown method `nope`"))
+    );
+    let error = client.call::<_, i64>("add", (1, "2")).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the peer answered with an error: \"invalid params for `add`: invalid type: string \\\"2\\\", expected i64 at offset 2\""
+    );
+    assert_eq!(client.call::<_, i64>("add", (1, 2)).await.unwrap(), 3);
+    assert_eq!(
+        reports.take(),
+        [
+            "a request for unknown method `nope`",
+            "bad params for `add`: invalid type: string \"2\", expected i64 at offset 2",
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_of_the_wrong_type_is_a_decode_error() {
+    let client = pair(server(Builder::new()), Builder::new()).await;
+    let error = client.call::<_, String>("add", (1, 2)).await.unwrap_err();
+    assert!(error.is_decode(), "{error}");
+    assert_eq!(client.call::<_, i64>("add", (1, 2)).await.unwrap(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_messages_and_unknown_msgids_are_reported_and_skipped() {
+    let reports = Reports::default();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let serving = server(reports.builder());
+    tokio::spawn(async move { serving.serve_tcp(listener).await });
+    let mut peer = TcpStream::connect(addr).await.unwrap();
+    // A string, a response nobody asked for, a request of 3 elements,
+    // then a good request: add(1, 2) with msgid 9.
+    peer.write_all(&[0xa1, b'x']).await.unwrap();
+    peer.write_all(&[0x94, 0x01, 0x05, 0xc0, 0xc0])
+        .await
+        .unwrap();
+    peer.write_all(&[0x93, 0x00, 0x01, 0xa1, b'm'])
+        .await
+        .unwrap();
+    peer.write_all(&msgpack_rpc::message::request(9, "add", &(1, 2)).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        read_exact(&mut peer, 5).await,
+        [0x94, 0x01, 0x09, 0xc0, 0x03]
+    );
+    assert_eq!(
+        reports.take(),
+        [
+            "malformed msgpack-rpc message: not an array",
+            "a response to msgid 5, which no call is waiting for",
+            "malformed msgpack-rpc message: a request of 3 elements, not 4",
+        ]
+    );
+    // Invalid MessagePack ends the stream: the connection closes.
+    peer.write_all(&[0xc1]).await.unwrap();
+    let mut rest = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), peer.read_to_end(&mut rest))
+        .await
+        .expect("the server closes")
+        .unwrap();
+    assert!(rest.is_empty());
+    assert_eq!(
+        reports.take(),
+        ["the stream ended: reserved marker 0xc1 at offset 22"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_peer_hangs_up_every_pending_call_resolves_as_closed() {
+    let (client, mut peer) = raw_peer(Builder::new()).await;
+    let calls: Vec<_> = (0..10)
+        .map(|_| {
+            let client = client.clone();
+            tokio::spawn(async move { client.call::<_, Value>("sleep", (1000,)).await })
+        })
+        .collect();
+    // Ten requests of 12 bytes each (msgids 0..=9 are one byte).
+    read_exact(&mut peer, 10 * 12).await;
+    drop(peer);
+    for call in calls {
+        let error = tokio::time::timeout(Duration::from_secs(10), call)
+            .await
+            .expect("no call hangs")
+            .unwrap()
+            .unwrap_err();
+        assert!(error.is_closed(), "{error}");
+        assert_eq!(error.to_string(), "connection closed");
+    }
+    client.closed().await;
+    let error = client.call::<_, Value>("echo", (1,)).await.unwrap_err();
+    assert!(error.is_closed());
+    assert!(client.notify("log", ("x",)).await.unwrap_err().is_closed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timed_out_or_dropped_call_frees_its_msgid_and_a_late_answer_is_reported() {
+    let reports = Reports::default();
+    let (client, mut peer) = raw_peer(reports.builder()).await;
+    let error = client
+        .call_with_timeout::<_, Value>("m", (), Duration::from_millis(50))
+        .await
+        .unwrap_err();
+    assert!(error.is_timeout());
+    assert_eq!(
+        read_exact(&mut peer, 6).await,
+        [0x94, 0x00, 0x00, 0xa1, b'm', 0x90]
+    );
+    // Dropped before its answer: cancelled.
+    let dropped = client.call::<_, Value>("m", ());
+    tokio::select! {
+        _ = dropped => unreachable!("nobody answers"),
+        () = tokio::time::sleep(Duration::from_millis(50)) => {}
+    }
+    assert_eq!(
+        read_exact(&mut peer, 6).await,
+        [0x94, 0x00, 0x01, 0xa1, b'm', 0x90]
+    );
+    // Late answers to both, then a call that is answered.
+    peer.write_all(&[0x94, 0x01, 0x00, 0xc0, 0x07])
+        .await
+        .unwrap();
+    peer.write_all(&[0x94, 0x01, 0x01, 0xc0, 0x07])
+        .await
+        .unwrap();
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.call::<_, u8>("m", ()).await }
+    });
+    let request = read_exact(&mut peer, 6).await;
+    assert_eq!(request, [0x94, 0x00, 0x02, 0xa1, b'm', 0x90]);
+    peer.write_all(&[0x94, 0x01, 0x02, 0xc0, 0x08])
+        .await
+        .unwrap();
+    assert_eq!(call.await.unwrap().unwrap(), 8);
+    assert_eq!(
+        reports.take(),
+        [
+            "a response to msgid 0, which no call is waiting for",
+            "a response to msgid 1, which no call is waiting for",
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_peer_error_object_comes_back_intact() {
+    let (client, mut peer) = raw_peer(Builder::new()).await;
+    let call = tokio::spawn({
+        let client = client.clone();
+        async move { client.call::<_, Value>("m", ()).await }
+    });
+    read_exact(&mut peer, 6).await;
+    // error: {"code": ext(1, [9]), "why": [1.5f32]}
+    let error = [
+        0x82, 0xa4, b'c', b'o', b'd', b'e', 0xd4, 0x01, 0x09, 0xa3, b'w', b'h', b'y', 0x91, 0xca,
+        0x3f, 0xc0, 0x00, 0x00,
+    ];
+    let mut response = vec![0x94, 0x01, 0x00];
+    response.extend_from_slice(&error);
+    response.push(0xc0);
+    peer.write_all(&response).await.unwrap();
+    let error_object = call
+        .await
+        .unwrap()
+        .unwrap_err()
+        .into_remote_error()
+        .unwrap();
+    assert_eq!(error_object.to_vec().unwrap(), error);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_reach_their_handler_in_order() {
+    let (sender, mut received) = mpsc::unbounded_channel();
+    let reports = Reports::default();
+    let serving = reports
+        .builder()
+        .handle_notification("log", move |(text,): (String,)| {
+            let sender = sender.clone();
+            async move { sender.send(text).unwrap() }
+        });
+    let client = pair(serving, Builder::new()).await;
+    for i in 0..100 {
+        client.notify("log", (format!("line {i}"),)).await.unwrap();
+    }
+    client.notify("log", (1,)).await.unwrap();
+    client.notify("nope", ()).await.unwrap();
+    for i in 0..100 {
+        assert_eq!(received.recv().await.unwrap(), format!("line {i}"));
+    }
+    // A call after the notifications: when it is answered, they were read.
+    client.call::<_, Value>("ping", ()).await.unwrap_err();
+    assert_eq!(
+        reports.take(),
+        [
+            "bad params for `log`: invalid type: integer `1`, expected a string at offset 1",
+            "a notification for unknown method `nope`",
+            "a request for unknown method `ping`",
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_that_does_not_read_makes_callers_wait() {
+    // A pipe of 64 bytes and a queue of 2 messages: the peer reads
+    // nothing, so notifications stop being accepted once both are full.
+    let (ours, mut theirs) = tokio::io::duplex(64);
+    let (read, write) = tokio::io::split(ours);
+    let client = Builder::new().queue_len(2).connect(read, write);
+    let mut sent = 0;
+    loop {
+        let notify = client.notify("log", ("a line of some thirty bytes",));
+        match tokio::time::timeout(Duration::from_millis(500), notify).await {
+            Ok(result) => {
+                result.unwrap();
+                sent += 1;
+                assert!(sent < 100, "the queue is not bounded");
+            }
+            Err(_) => break,
+        }
+    }
+    assert!(sent >= 2, "{sent}");
+    // Reading unblocks it.
+    let mut buffer = vec![0; 4096];
+    let reading = tokio::spawn(async move {
+        loop {
+            if theirs.read(&mut buffer).await.unwrap() == 0 {
+                break;
+            }
+        }
+    });
+    client.notify("log", ("after",)).await.unwrap();
+    client.close();
+    reading.await.unwrap();
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_over_a_unix_socket() {
+    let directory = std::env::temp_dir().join(format!("msgpack-rpc-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let path = directory.join("rpc.sock");
+    let _ = std::fs::remove_file(&path);
+    let listener = tokio::net::UnixListener::bind(&path).unwrap();
+    let serving = server(Builder::new());
+    tokio::spawn(async move {
+        let (stream, _) = listener.accept().await.unwrap();
+        serving.unix(stream).closed().await;
+    });
+    let client = Builder::new().connect_unix(&path).await.unwrap();
+    assert_eq!(client.call::<_, i64>("add", (2, 3)).await.unwrap(), 5);
+    let _ = std::fs::remove_dir_all(&directory);
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_over_a_child_process_stdio() {
+    // `cat` sends our request back: we answer it (unknown method), `cat`
+    // sends that answer back, and it answers our own call.
+    let (client, _child) = Builder::new()
+        .spawn(&mut tokio::process::Command::new("cat"))
+        .unwrap();
+    let error = client.call::<_, Value>("ping", ()).await.unwrap_err();
+    assert_eq!(
+        error.remote_error(),
+        Some(&Value::from("unknown method `ping`"))
+    );
+}
