@@ -204,6 +204,28 @@ fn fixed_examples_write_the_serde_paths_bytes() {
     check(&vec![point.clone(); 3]);
 }
 
+#[derive(MsgPack)]
+struct Many {
+    #[msgpack(tag = 1)]
+    values: Vec<u64>,
+}
+
+#[test]
+fn a_large_vector_reserves_about_what_it_writes() {
+    // Each zero takes one byte; its type's estimate is nine. The room
+    // reserves at most 1 MiB ahead, and grows as a `Vec` grows.
+    let many = Many {
+        values: vec![0; 4 << 20],
+    };
+    let bytes = msgpack_serde::to_vec(&many).unwrap();
+    assert_eq!(bytes.len(), 1 + 1 + 5 + (4 << 20));
+    assert!(
+        bytes.capacity() < 2 * bytes.len() + (1 << 20),
+        "{}",
+        bytes.capacity()
+    );
+}
+
 #[test]
 fn human_readable_takes_the_serde_path_with_names() {
     let point = Point {

@@ -160,6 +160,9 @@ fn run<T: Direct>(vec: &mut Vec<u8>, config: Config, value: &T) -> Result<()> {
     result
 }
 
+/// The most a vector's elements reserve ahead of writing them.
+const MAX_AHEAD: usize = 1 << 20;
+
 /// A field's type, for the derive to pick the type's direct path when it
 /// has one and serde's otherwise, by autoref specialization: the derive
 /// calls `(&Via::<T>::new()).put(..)`, which finds [`ViaDirect`]'s method
@@ -420,8 +423,10 @@ impl<T: Direct> Direct for Vec<T> {
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
         out.array_len(self.len())?;
         // One reservation for the elements' estimates, then none while
-        // they keep to it.
-        out.reserve(self.len().saturating_mul(T::estimate()));
+        // they keep to it; at most `MAX_AHEAD`, as an estimate is an upper
+        // bound for fixed-size types (nine bytes for a `u64` that may take
+        // one) and a large vector grows the room as a `Vec` grows.
+        out.reserve(self.len().saturating_mul(T::estimate()).min(MAX_AHEAD));
         self.iter().try_for_each(|value| value.put(out))
     }
 }
