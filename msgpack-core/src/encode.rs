@@ -57,6 +57,13 @@ pub fn write_bool<W: Write>(out: &mut W, value: bool) -> Result<(), W::Error> {
 /// ```
 #[inline]
 pub fn write_uint<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error> {
+    write_uint_inlined(out, value)
+}
+
+/// [`write_uint`], always inlined: for [`Room`](crate::Room), whose
+/// writes must inline to keep it in registers.
+#[inline(always)]
+pub(crate) fn write_uint_inlined<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error> {
     if value < 128 {
         out.write_u8(value as u8)?;
         return Ok(Marker::FixPos(value as u8));
@@ -78,6 +85,12 @@ pub fn write_uint<W: Write>(out: &mut W, value: u64) -> Result<Marker, W::Error>
 /// ```
 #[inline]
 pub fn write_int<W: Write>(out: &mut W, value: i64) -> Result<Marker, W::Error> {
+    write_int_inlined(out, value)
+}
+
+/// [`write_int`], always inlined, as [`write_uint_inlined`].
+#[inline(always)]
+pub(crate) fn write_int_inlined<W: Write>(out: &mut W, value: i64) -> Result<Marker, W::Error> {
     if (value as u64) < 128 {
         out.write_u8(value as u8)?;
         return Ok(Marker::FixPos(value as u8));
@@ -451,6 +464,18 @@ pub fn write_bin<W: Write>(out: &mut W, value: &[u8]) -> Result<Marker, EncodeEr
 #[inline]
 pub fn write_array_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, EncodeError<W::Error>> {
     write_len(out, len, &ARRAY)
+}
+
+/// [`write_array_len`] or [`write_map_len`] (`is_map`), always inlined:
+/// for [`Room`](crate::Room), whose writes must inline to keep it in
+/// registers.
+#[inline(always)]
+pub(crate) fn write_container_len_inlined<W: Write>(
+    out: &mut W,
+    len: usize,
+    is_map: bool,
+) -> Result<Marker, EncodeError<W::Error>> {
+    write_len(out, len, if is_map { &MAP } else { &ARRAY })
 }
 
 /// Writes the header of a map of `len` pairs: fixmap, map 16 or 32.

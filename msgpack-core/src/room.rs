@@ -168,6 +168,81 @@ impl<'a> Room<'a> {
         self.written += bytes.len();
     }
 
+    /// Appends `value` in its smallest unsigned form, as
+    /// [`encode::write_uint`](crate::encode::write_uint) writes it.
+    ///
+    /// ```
+    /// use msgpack_core::Room;
+    ///
+    /// let mut out = Vec::new();
+    /// let mut room = Room::new(&mut out, 0);
+    /// room.put_uint(7);
+    /// room.put_uint(300);
+    /// room.finish();
+    /// assert_eq!(out, [0x07, 0xcd, 0x01, 0x2c]);
+    /// ```
+    #[inline(always)]
+    pub fn put_uint(&mut self, value: u64) {
+        match crate::encode::write_uint_inlined(self, value) {
+            Ok(_) => {}
+            Err(never) => match never {},
+        }
+    }
+
+    /// Appends `value` in its smallest form, as
+    /// [`encode::write_int`](crate::encode::write_int) writes it.
+    ///
+    /// ```
+    /// use msgpack_core::Room;
+    ///
+    /// let mut out = Vec::new();
+    /// let mut room = Room::new(&mut out, 0);
+    /// room.put_int(-33);
+    /// room.put_int(200);
+    /// room.finish();
+    /// assert_eq!(out, [0xd0, 0xdf, 0xcc, 0xc8]);
+    /// ```
+    #[inline(always)]
+    pub fn put_int(&mut self, value: i64) {
+        match crate::encode::write_int_inlined(self, value) {
+            Ok(_) => {}
+            Err(never) => match never {},
+        }
+    }
+
+    /// Appends the header of an array of `len` elements, as
+    /// [`encode::write_array_len`](crate::encode::write_array_len) writes it.
+    ///
+    /// ```
+    /// use msgpack_core::Room;
+    ///
+    /// let mut out = Vec::new();
+    /// let mut room = Room::new(&mut out, 0);
+    /// room.put_array_len(2).unwrap();
+    /// room.put_map_len(16).unwrap();
+    /// room.finish();
+    /// assert_eq!(out, [0x92, 0xde, 0x00, 0x10]);
+    /// ```
+    #[inline(always)]
+    pub fn put_array_len(
+        &mut self,
+        len: usize,
+    ) -> Result<(), crate::EncodeError<core::convert::Infallible>> {
+        crate::encode::write_container_len_inlined(self, len, false)?;
+        Ok(())
+    }
+
+    /// Appends the header of a map of `len` pairs, as
+    /// [`encode::write_map_len`](crate::encode::write_map_len) writes it.
+    #[inline(always)]
+    pub fn put_map_len(
+        &mut self,
+        len: usize,
+    ) -> Result<(), crate::EncodeError<core::convert::Infallible>> {
+        crate::encode::write_container_len_inlined(self, len, true)?;
+        Ok(())
+    }
+
     /// Lends the vector to `f`, with what was written so far part of it,
     /// then reserves the room past whatever `f` left: for a value that
     /// writes through the vector itself.

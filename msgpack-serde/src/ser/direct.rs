@@ -15,10 +15,10 @@
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 
-use msgpack_core::{encode, Room};
+use msgpack_core::Room;
 use serde::Serialize;
 
-use super::{write_str, Serializer};
+use super::Serializer;
 use crate::{Config, Result};
 
 /// Where a value on the direct path writes: the reserved room, and the
@@ -34,24 +34,21 @@ impl Out<'_> {
     /// A map header of `len` pairs.
     #[inline(always)]
     pub fn map_len(&mut self, len: usize) -> Result<()> {
-        encode::write_map_len(&mut self.room, len)?;
+        self.room.put_map_len(len)?;
         Ok(())
     }
 
     /// An array header of `len` elements.
     #[inline(always)]
     pub fn array_len(&mut self, len: usize) -> Result<()> {
-        encode::write_array_len(&mut self.room, len)?;
+        self.room.put_array_len(len)?;
         Ok(())
     }
 
     /// A field's tag, as a map key.
     #[inline(always)]
     pub fn tag(&mut self, tag: u64) {
-        match encode::write_uint(&mut self.room, tag) {
-            Ok(_) => {}
-            Err(never) => match never {},
-        }
+        self.room.put_uint(tag);
     }
 
     /// A nil.
@@ -255,27 +252,55 @@ fn bool_marker(value: bool) -> u8 {
     }
 }
 
-/// A string, after the one-byte key when there is one: a fixstr with its
-/// header (and key) in one room check, longer ones as the serde path
-/// writes them.
+/// A string, after the one-byte key when there is one: a fixstr or a
+/// str 8 with its header (and key) in one room check, longer ones as the
+/// serde path writes them.
 #[inline(always)]
 fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
-    if bytes.len() <= 31 {
-        let header = msgpack_core::marker::FIXSTR | bytes.len() as u8;
-        match key {
-            Some(key) => out.room.put_headed([key, header], bytes),
-            None => out.room.put_headed([header], bytes),
-        }
-        return Ok(());
+    use msgpack_core::marker::{FIXSTR, STR8};
+    let len = bytes.len();
+    match (key, len) {
+        (Some(key), 0..=31) => out.room.put_headed([key, FIXSTR | len as u8], bytes),
+        (None, 0..=31) => out.room.put_headed([FIXSTR | len as u8], bytes),
+        (Some(key), 32..=255) => out.room.put_headed([key, STR8, len as u8], bytes),
+        (None, 32..=255) => out.room.put_headed([STR8, len as u8], bytes),
+        _ => return put_long_str(out, key, bytes),
     }
+    Ok(())
+}
+
+/// A str 16 or str 32, as the serde path writes it, the header built by
+/// value (a call taking the room would keep it out of registers).
+#[inline(always)]
+fn put_long_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
+    use msgpack_core::marker::{STR16, STR32};
     if let Some(key) = key {
         out.room.put([key]);
     }
-    write_str(&mut out.room, bytes)
+    let len = bytes.len();
+    if let Ok(len) = u16::try_from(len) {
+        let [a, b] = len.to_be_bytes();
+        out.room.put_headed([STR16, a, b], bytes);
+        return Ok(());
+    }
+    match u32::try_from(len) {
+        Ok(len) => {
+            let [a, b, c, d] = len.to_be_bytes();
+            out.room.put_headed([STR32, a, b, c, d], bytes);
+            Ok(())
+        }
+        Err(_) => Err(too_long(len)),
+    }
+}
+
+/// The serde path's error for a string of more than `u32::MAX` bytes.
+#[cold]
+fn too_long(len: usize) -> crate::Error {
+    msgpack_core::EncodeError::<core::convert::Infallible>::LengthOverflow(len).into()
 }
 
 macro_rules! direct_ints {
-    ($($ty:ty => $write:ident as $wide:ty),*) => {$(
+    ($($ty:ty => $put:ident as $wide:ty),*) => {$(
         impl Direct for $ty {
             #[inline(always)]
             fn estimate() -> usize {
@@ -284,10 +309,8 @@ macro_rules! direct_ints {
 
             #[inline(always)]
             fn put(&self, out: &mut Out<'_>) -> Result<()> {
-                match encode::$write(&mut out.room, *self as $wide) {
-                    Ok(_) => Ok(()),
-                    Err(never) => match never {},
-                }
+                out.room.$put(*self as $wide);
+                Ok(())
             }
 
             #[inline(always)]
@@ -304,9 +327,9 @@ macro_rules! direct_ints {
 }
 
 direct_ints!(
-    u8 => write_uint as u64, u16 => write_uint as u64, u32 => write_uint as u64,
-    u64 => write_uint as u64, i8 => write_int as i64, i16 => write_int as i64,
-    i32 => write_int as i64, i64 => write_int as i64
+    u8 => put_uint as u64, u16 => put_uint as u64, u32 => put_uint as u64,
+    u64 => put_uint as u64, i8 => put_int as i64, i16 => put_int as i64,
+    i32 => put_int as i64, i64 => put_int as i64
 );
 
 /// Floats: the marker, then the big-endian bits (as `encode::write_f32`
