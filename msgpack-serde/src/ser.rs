@@ -1,4 +1,6 @@
-//! The serde `Serializer`: the serde data model onto MessagePack.
+//! The serde `Serializer`: the serde data model onto MessagePack. Its
+//! compound values (sequences, maps, structs) are in `ser/compound.rs`,
+//! the derive's direct path in `ser/direct.rs`.
 
 use std::io;
 
@@ -71,10 +73,13 @@ macro_rules! bytes_only_items {
     };
 }
 
+mod compound;
 pub(crate) mod direct;
 mod ext;
 mod raw;
 
+use compound::Buffered;
+pub use compound::{Compound, Fields};
 use ext::ExtSerializer;
 use raw::RawSerializer;
 
@@ -558,183 +563,11 @@ where
     }
 }
 
-/// The state of a sequence or map being serialized.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct Compound<'a, W> {
-    ser: &'a mut Serializer<W>,
-    /// `None` when the length was known: the header is written and
-    /// elements go straight out. Otherwise (`flatten`, iterator adapters)
-    /// elements are counted into a buffer, written behind the header at
-    /// the end. Boxed, so the common case stays two words.
-    buffered: Option<Box<Buffered>>,
-}
-
-#[derive(Debug)]
-struct Buffered {
-    bytes: Vec<u8>,
-    count: usize,
-    is_map: bool,
-}
-
-impl<W: Write> Compound<'_, W>
-where
-    Error: From<W::Error>,
-{
-    #[inline(always)]
-    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match &mut self.buffered {
-            None => value.serialize(&mut *self.ser),
-            Some(buffered) => {
-                buffered.count += 1;
-                value.serialize(&mut Serializer::<&mut Vec<u8>>::with_config(
-                    &mut buffered.bytes,
-                    self.ser.config,
-                ))
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn map_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        match &mut self.buffered {
-            None => value.serialize(&mut *self.ser),
-            Some(buffered) => value.serialize(&mut Serializer::<&mut Vec<u8>>::with_config(
-                &mut buffered.bytes,
-                self.ser.config,
-            )),
-        }
-    }
-
-    #[inline(always)]
-    fn finish(self) -> Result<()> {
-        if let Some(buffered) = self.buffered {
-            if buffered.is_map {
-                encode::write_map_len(&mut self.ser.out, buffered.count)?;
-            } else {
-                encode::write_array_len(&mut self.ser.out, buffered.count)?;
-            }
-            self.ser.out.write_all(&buffered.bytes)?;
-        }
-        Ok(())
-    }
-}
-
-impl<W: Write> ser::SerializeSeq for Compound<'_, W>
-where
-    Error: From<W::Error>,
-{
-    type Ok = ();
-    type Error = Error;
-
-    #[inline(always)]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-
-    #[inline(always)]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-/// The state of a struct or tuple being serialized. serde gives their
-/// length up front, so the header is already written and there is no
-/// buffer to keep (or drop): fields go straight out.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct Fields<'a, W> {
-    ser: &'a mut Serializer<W>,
-}
-
-macro_rules! tuple_like {
-    ($($trait:ident :: $method:ident),*) => {$(
-        impl<W: Write> ser::$trait for Fields<'_, W>
-        where
-            Error: From<W::Error>,
-        {
-            type Ok = ();
-            type Error = Error;
-
-            #[inline(always)]
-            fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-                value.serialize(&mut *self.ser)
-            }
-
-            #[inline(always)]
-            fn end(self) -> Result<()> {
-                Ok(())
-            }
-        }
-    )*};
-}
-
-tuple_like!(
-    SerializeTuple::serialize_element,
-    SerializeTupleStruct::serialize_field,
-    SerializeTupleVariant::serialize_field
-);
-
-impl<W: Write> ser::SerializeMap for Compound<'_, W>
-where
-    Error: From<W::Error>,
-{
-    type Ok = ();
-    type Error = Error;
-
-    #[inline(always)]
-    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.element(key)
-    }
-
-    #[inline(always)]
-    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.map_value(value)
-    }
-
-    /// Inlined, unlike serde's default: derived structs write every field
-    /// through here, and a constant key then folds to one byte.
-    #[inline(always)]
-    fn serialize_entry<K: ?Sized + Serialize, V: ?Sized + Serialize>(
-        &mut self,
-        key: &K,
-        value: &V,
-    ) -> Result<()> {
-        self.element(key)?;
-        self.map_value(value)
-    }
-
-    #[inline(always)]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-/// Writes a struct's field name. Inlined into the struct's `Serialize`,
-/// where the name is a constant: a name of up to 8 bytes and its header
-/// fold to one constant of nine bytes, written in one fixed-size copy.
-#[inline(always)]
-fn write_field_name<W: Write>(out: &mut W, name: &'static str) -> Result<()>
-where
-    Error: From<W::Error>,
-{
-    let bytes = name.as_bytes();
-    if bytes.len() <= 8 {
-        let mut fixstr = [0u8; 9];
-        fixstr[0] = marker::FIXSTR | bytes.len() as u8;
-        fixstr[1..1 + bytes.len()].copy_from_slice(bytes);
-        out.write_prefix(&fixstr, 1 + bytes.len())?;
-        Ok(())
-    } else {
-        write_str(out, bytes)
-    }
-}
-
 /// Writes a string: a fixstr's header inline, longer headers out of line,
 /// so that the callers stay small enough for the compiler to inline
 /// `String`'s `Serialize` into a struct's.
 #[inline(always)]
-fn write_str<W: Write>(out: &mut W, bytes: &[u8]) -> Result<()>
+pub(super) fn write_str<W: Write>(out: &mut W, bytes: &[u8]) -> Result<()>
 where
     Error: From<W::Error>,
 {
@@ -756,41 +589,3 @@ where
     encode::write_str_len(out, len)?;
     Ok(())
 }
-
-macro_rules! struct_like {
-    ($($trait:ident),*) => {$(
-        impl<W: Write> ser::$trait for Fields<'_, W>
-        where
-            Error: From<W::Error>,
-        {
-            type Ok = ();
-            type Error = Error;
-
-            #[inline(always)]
-            fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-                if self.ser.config.is_structs_as_maps() {
-                    write_field_name(&mut self.ser.out, key)?;
-                }
-                value.serialize(&mut *self.ser)
-            }
-
-            /// A skipped field keeps named maps consistent (the header
-            /// counted only the fields written), but would shift every
-            /// later field of an array: compact mode refuses it.
-            fn skip_field(&mut self, key: &'static str) -> Result<()> {
-                if self.ser.config.is_structs_as_maps() {
-                    Ok(())
-                } else {
-                    Err(Error::skipped_field(key))
-                }
-            }
-
-            #[inline(always)]
-            fn end(self) -> Result<()> {
-                Ok(())
-            }
-        }
-    )*};
-}
-
-struct_like!(SerializeStruct, SerializeStructVariant);

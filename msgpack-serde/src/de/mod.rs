@@ -4,7 +4,7 @@
 //!   sealed [`Read`](crate::read::Read) trait, a slice or an `io::Read`,
 //!   it runs a decoder for each value and keeps the position between them.
 //! - `decoder.rs`: the decoder proper, over bytes in memory, and its fast
-//!   paths.
+//!   paths; `decoder/deserializer.rs`: its serde `Deserializer` impl.
 //! - `access.rs`: the elements of arrays, maps and enum variants.
 //! - `ext.rs`: extensions as serde sees them.
 
