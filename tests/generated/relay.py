@@ -44,7 +44,10 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "v1_by_v2": relay_v2,
     "status": relay_status,
     "figure": relay_figure,
+    "plain_v1": relay_v1,
     "error_v1": relay_v1,
+    "error_range": relay_figure,
+    "error_time": relay_everything,
     "error_level": relay_level,
     "error_figure": relay_figure,
 }
@@ -67,6 +70,11 @@ def main() -> None:
     profile = v2.Profile(id=2**60 + 1, name="Ada", email="ada@example.com", visits=3)
     lines.append(f"built_profile {v2.packb(profile.to_msgpack()).hex()}")
     lines.append(f"built_status {everything.packb(everything.Status.on_hold.to_msgpack()).hex()}")
+    try:
+        too_many = everything.FigurePolygon(sides=300).to_msgpack()
+        lines.append(f"built_error_range {everything.packb(too_many).hex()}")
+    except ValueError as error:
+        lines.append(f"built_error_range !{error}")
     with open(target, "w") as file:
         file.write("\n".join(lines) + "\n")
 

@@ -19,7 +19,11 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   v1_by_v2: relayV2,
   status: (b) => everything.encodeStatus(everything.decodeStatus(decode(b, everything.decoderOptions))),
   figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
+  // `decode` without options: the package's defaults.
+  plain_v1: (b) => v1.encodeProfile(v1.decodeProfile(decode(b))),
   error_v1: relayV1,
+  error_range: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
+  error_time: (b) => everything.encodeEverything(everything.decodeEverything(decode(b, everything.decoderOptions))),
   error_level: (b) => everything.encodeLevel(everything.decodeLevel(decode(b, everything.decoderOptions))),
   error_figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
 };
@@ -43,4 +47,9 @@ const profile: v2.Profile = { id: 2n ** 60n + 1n, name: "Ada", email: "ada@examp
 lines.push(`built_profile ${hex(v2.encodeProfile(profile))}`);
 const status: everything.Status = "on_hold";
 lines.push(`built_status ${hex(everything.encodeStatus(status))}`);
+try {
+  lines.push(`built_error_range ${hex(everything.encodeFigure({ Polygon: { sides: 300 } }))}`);
+} catch (error) {
+  lines.push(`built_error_range !${error instanceof Error ? error.message : String(error)}`);
+}
 writeFileSync(output, lines.join("\n") + "\n");

@@ -11,7 +11,7 @@ use msgpack_serde::{from_slice, msgpack, to_vec};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-use super::family::{self, v1, v2, Everything, Figure, Point, Status};
+use super::family::{self, v1, v2, Clock, Everything, Figure, Point, Status};
 use super::generated_dir;
 
 /// Property-generated values of each kind.
@@ -68,13 +68,21 @@ pub fn sample<S: Strategy>(strategy: S) -> Vec<S::Value> {
         .collect()
 }
 
-/// `kind hex` lines: what Rust writes for the relays to read. With
-/// `whole_millis`, timestamps JavaScript's `Date` holds.
-fn input(whole_millis: bool) -> String {
+/// `kind hex` lines: what Rust writes for the relays to read, with
+/// timestamps that `clock` holds.
+fn input(clock: Clock) -> String {
     let mut lines = Vec::new();
     let mut push = |kind: &str, bytes: Vec<u8>| lines.push(format!("{kind} {}", hex(&bytes)));
-    for value in sample(family::everything(whole_millis)) {
-        push("everything", to_vec(&value).unwrap());
+    let everything = sample(family::everything(clock));
+    for value in &everything {
+        push("everything", to_vec(value).unwrap());
+    }
+    // Read without the decoder options where that reads right.
+    for value in sample(family::profile_v1()) {
+        let mut value = value;
+        value.id >>= 11;
+        value.unknown = Default::default();
+        push("plain_v1", to_vec(&value).unwrap());
     }
     for value in sample(family::profile_v1()) {
         push("v1", to_vec(&value).unwrap());
@@ -90,6 +98,12 @@ fn input(whole_millis: bool) -> String {
     push("error_level", to_vec(&msgpack!(3)).unwrap());
     // A required field absent.
     push("error_v1", to_vec(&msgpack!({1: 7})).unwrap());
+    // An integer out of its field's range (`sides: u8`).
+    push("error_range", to_vec(&msgpack!({3: {1: 300}})).unwrap());
+    // A timestamp neither JavaScript's `Date` nor Python's `datetime` holds.
+    let mut far_off = everything[0].clone();
+    far_off.at = msgpack_serde::Timestamp::from_seconds(1 << 45);
+    push("error_time", to_vec(&far_off).unwrap());
     // The reader's rules for map and array input.
     push(
         "figure",
@@ -106,7 +120,7 @@ fn expected(kind: &str, sent: &[u8]) -> Vec<u8> {
     }
     match kind {
         "everything" => again::<Everything>(sent),
-        "v1" | "v2_by_v1" => again::<v1::Profile>(sent),
+        "v1" | "v2_by_v1" | "plain_v1" => again::<v1::Profile>(sent),
         "v2" | "v1_by_v2" => again::<v2::Profile>(sent),
         "status" => again::<Status>(sent),
         "figure" => again::<Figure>(sent),
@@ -120,7 +134,7 @@ fn check_value(kind: &str, sent: &[u8], back: &[u8], context: &str) {
     let same = |read: fn(&[u8]) -> String| assert_eq!(read(back), read(sent), "{context}");
     match kind {
         "everything" => same(read::<Everything>),
-        "v1" | "v2" | "v2_by_v1" => {
+        "v1" | "v2" | "v2_by_v1" | "plain_v1" => {
             same(read::<v1::Profile>);
             same(read::<v2::Profile>);
         }
@@ -172,11 +186,20 @@ fn check_relayed(language: &str, input: &str, output: &str) {
     let outputs: Vec<&str> = output.lines().collect();
     assert_eq!(
         outputs.len(),
-        inputs.len() + 3,
+        inputs.len() + 4,
         "{language}: a line for each value and each built one"
     );
+    let time_error = match language {
+        "TypeScript" => "Everything.at: the timestamp is out of range for Date (8640000000000 s either way of 1970)",
+        _ => "Everything.at: timestamp 35184372088832 s is out of range for datetime (years 1 to 9999)",
+    };
     for (i, line) in outputs.iter().enumerate() {
         let (kind, data) = line.split_once(' ').unwrap();
+        if kind == "built_error_range" {
+            let error = "Figure.Polygon.sides: 300 is out of range for u8";
+            assert_eq!(data, format!("!{error}"), "{language}: {kind}");
+            continue;
+        }
         if kind.starts_with("built_") {
             check_built(kind, &unhex(data));
             continue;
@@ -201,6 +224,12 @@ fn check_relayed(language: &str, input: &str, output: &str) {
                 Some("Figure: unknown variant tag 9 of enum Figure"),
                 "{context}"
             ),
+            "error_range" => assert_eq!(
+                error,
+                Some("Figure.Polygon.sides: 300 is out of range for u8"),
+                "{context}"
+            ),
+            "error_time" => assert_eq!(error, Some(time_error), "{context}"),
             _ => {
                 assert_eq!(error, None, "{context}");
                 let (sent, back) = (unhex(in_data), unhex(data));
@@ -252,7 +281,7 @@ fn typescript_reads_and_writes_back_what_rust_wrote() {
         return;
     }
     let (source, target) = (scratch("ts-in.txt"), scratch("ts-out.txt"));
-    let input = input(true);
+    let input = input(Clock::JavaScript);
     std::fs::write(&source, &input).unwrap();
     run(
         "node",
@@ -285,8 +314,7 @@ fn python_reads_and_writes_back_what_rust_wrote() {
         return;
     }
     let (source, target) = (scratch("py-in.txt"), scratch("py-out.txt"));
-    // msgpack.Timestamp keeps nanoseconds: every timestamp.
-    let input = input(false);
+    let input = input(Clock::Python);
     std::fs::write(&source, &input).unwrap();
     run(
         "python3",
@@ -310,7 +338,7 @@ fn json_schema_accepts_what_serde_json_writes() {
         value.grid.clear();
         serde_json::to_string(&value).unwrap()
     };
-    let lines: Vec<String> = sample(family::everything(false))
+    let lines: Vec<String> = sample(family::everything(Clock::Rust))
         .into_iter()
         .map(json)
         .collect();
@@ -334,7 +362,7 @@ fn json_schema_rejects_what_serde_json_would_not_read() {
     if !python_has("jsonschema") {
         return;
     }
-    let mut valid = sample(family::everything(false)).remove(0);
+    let mut valid = sample(family::everything(Clock::Rust)).remove(0);
     valid.grid.clear();
     let valid = serde_json::to_value(&valid).unwrap();
     let broken = |change: &dyn Fn(&mut serde_json::Value)| {
@@ -350,6 +378,7 @@ fn json_schema_rejects_what_serde_json_would_not_read() {
         broken(&|v| v["point"]["x"] = 1.5.into()),
         broken(&|v| v["pair"] = serde_json::json!([1])),
         broken(&|v| v["by_id"] = serde_json::json!({"one": "x"})),
+        broken(&|v| v["retries"] = 300.into()),
     ];
     let values = scratch("json-invalid.txt");
     std::fs::write(&values, lines.join("\n") + "\n").unwrap();
