@@ -323,11 +323,15 @@ def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
     return write
 
 
-def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:
+def _w_dict(key: Writer[K], val: Writer[V], ordered: bool) -> Writer[dict[K, V]]:
+    """Writes a dict's entries in key order when `ordered` (as Rust's
+    `BTreeMap` writes them), else in the dict's order."""
+
     def write(value: dict[K, V], at: str) -> Any:
         if not isinstance(value, dict):
             return _fail(at, "a dict", value)
-        return {key(k, f"{at} key"): val(v, f"{at}[{k!r}]") for k, v in value.items()}
+        items = sorted(value.items(), key=lambda item: item[0]) if ordered else value.items()  # type: ignore[arg-type, return-value]
+        return {key(k, f"{at} key"): val(v, f"{at}[{k!r}]") for k, v in items}
 
     return write
 

@@ -400,11 +400,47 @@ function writeOptional<T>(inner: Writer<T>): Writer<T | null> {
   return (w, v, at) => (v === null ? w.nil() : inner(w, v, at));
 }
 
-function writeMap<K, V>(key: Writer<K>, val: Writer<V>): Writer<Map<K, V>> {
+type Compare<T> = (a: T, b: T) => number;
+
+const compareInt: Compare<Int> = (a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+const compareBool: Compare<boolean> = (a, b) => Number(a) - Number(b);
+
+/** By code point, as Rust orders strings (by their UTF-8). */
+function compareStr(a: string, b: string): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    let [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x === y) continue;
+    // UTF-16 puts the surrogates of code points past U+FFFF before
+    // U+E000..U+FFFF; code points put them after.
+    if (x >= 0xd800 && y >= 0xd800) [x, y] = [x >= 0xe000 ? x - 0x800 : x + 0x2000, y >= 0xe000 ? y - 0x800 : y + 0x2000];
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+function compareTuple(...items: Compare<never>[]): Compare<unknown[]> {
+  return (a, b) => {
+    for (let i = 0; i < items.length; i++) {
+      const order = (items[i] as Compare<unknown>)(a[i], b[i]);
+      if (order !== 0) return order;
+    }
+    return 0;
+  };
+}
+
+/** A map's entries, in key order when `compare` is given (as Rust's
+ * `BTreeMap` writes them), else in the `Map`'s order. */
+function writeMap<K, V>(key: Writer<K>, val: Writer<V>, compare: Compare<K> | undefined): Writer<Map<K, V>> {
   return (w, v, at) => {
     if (!(v instanceof Map)) fail(at, "a Map", v);
     w.map(v.size);
-    for (const [k, x] of v) {
+    const entries = compare === undefined ? [...v] : [...v].sort(([a], [b]) => compare(a, b));
+    for (const [k, x] of entries) {
       key(w, k, `${at} key`);
       val(w, x, `${at}[${String(k)}]`);
     }

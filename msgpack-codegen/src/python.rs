@@ -134,7 +134,12 @@ fn writer(shape: &Shape) -> String {
         Shape::Timestamp => "_w_timestamp".into(),
         Shape::Value | Shape::Other(_) => "_w".into(),
         Shape::Array(item) => format!("_w_list({})", writer(item)),
-        Shape::Map(key, value) => format!("_w_dict({}, {})", writer(key), writer(value)),
+        Shape::Map(key, value) => format!(
+            "_w_dict({}, {}, {})",
+            writer(key),
+            writer(value),
+            if ordered(key) { "True" } else { "False" }
+        ),
         Shape::Optional(inner) => format!("_w_optional({})", writer(inner)),
         Shape::Tuple(items) => format!(
             "_w_tuple({})",
@@ -143,6 +148,17 @@ fn writer(shape: &Shape) -> String {
         Shape::Named(name) => format!("_w_named({name})"),
         // The readers of the other shapes check what writing needs.
         _ => reader(shape),
+    }
+}
+
+/// Whether Rust's `BTreeMap` orders keys of `shape` as Python's `sorted`
+/// does: integers, strings (by code point, as by their UTF-8), bytes,
+/// bools and tuples of them.
+fn ordered(shape: &Shape) -> bool {
+    match shape {
+        Shape::Bool | Shape::Str | Shape::Bytes => true,
+        Shape::Tuple(items) => items.iter().all(ordered),
+        shape => shape.int_range().is_some(),
     }
 }
 

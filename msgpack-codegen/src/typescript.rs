@@ -120,7 +120,12 @@ fn writer(shape: &Shape) -> String {
         Shape::Bytes => "writeBytes".into(),
         Shape::Timestamp => "writeTimestamp".into(),
         Shape::Array(item) => format!("writeArray({})", writer(item)),
-        Shape::Map(key, value) => format!("writeMap({}, {})", writer(key), writer(value)),
+        Shape::Map(key, value) => format!(
+            "writeMap({}, {}, {})",
+            writer(key),
+            writer(value),
+            order(key)
+        ),
         Shape::Optional(inner) => format!("writeOptional({})", writer(inner)),
         Shape::Tuple(items) => {
             let writes: Vec<String> = items
@@ -138,6 +143,25 @@ fn writer(shape: &Shape) -> String {
         Shape::Named(name) => format!("write${name}"),
         int if int.int_range().is_some() => format!("write{}", int.to_string().to_uppercase()),
         _ => "writeAny".into(),
+    }
+}
+
+/// How a map with keys of `shape` orders its entries when written: as
+/// Rust's `BTreeMap` does for the keys it orders, else as they are.
+fn order(shape: &Shape) -> String {
+    match shape {
+        Shape::Bool => "compareBool".into(),
+        Shape::Str => "compareStr".into(),
+        Shape::Bytes => "compareBytes".into(),
+        Shape::Tuple(items) => {
+            let orders: Vec<String> = items.iter().map(order).collect();
+            if orders.iter().any(|o| o == "undefined") {
+                return "undefined".into();
+            }
+            format!("compareTuple({})", orders.join(", "))
+        }
+        int if int.int_range().is_some() => "compareInt".into(),
+        _ => "undefined".into(),
     }
 }
 

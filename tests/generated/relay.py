@@ -1,11 +1,12 @@
 """Reads the values Rust wrote with the generated readers and writes them
-back; then writes values built here. Run by tests/tests/codegen/cross.rs:
-python3 relay.py IN OUT, each line of IN and OUT `kind hex` (or, for a
-value that fails to read, `kind !message`)."""
+back; then writes values built here (built.py). Run by
+tests/tests/codegen/cross.rs: python3 relay.py IN OUT COUNT SEED, each line
+of IN and OUT `kind hex` (or, for a value that fails, `kind !message`)."""
 
 import sys
 from typing import Callable
 
+from built import built
 from golden import everything
 from golden import profile_v1 as v1
 from golden import profile_v2 as v2
@@ -54,7 +55,7 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
 
 
 def main() -> None:
-    source, target = sys.argv[1], sys.argv[2]
+    source, target, count, seed = sys.argv[1:5]
     lines = []
     with open(source) as file:
         for line in file.read().splitlines():
@@ -65,17 +66,13 @@ def main() -> None:
                 except ValueError as error:
                     # Rust checks the message: "!" and the error's text.
                     lines.append(f"{kind} !{error}")
-    point = everything.Point(x=1, y=-2, z=3)
-    lines.append(f"built_point {everything.packb(point.to_msgpack()).hex()}")
-    profile = v2.Profile(id=2**60 + 1, name="Ada", email="ada@example.com", visits=3)
-    lines.append(f"built_profile {v2.packb(profile.to_msgpack()).hex()}")
-    lines.append(f"built_status {everything.packb(everything.Status.on_hold.to_msgpack()).hex()}")
+    lines.extend(built(int(count), int(seed)))
     try:
         too_many = everything.FigurePolygon(sides=300).to_msgpack()
         lines.append(f"built_error_range {everything.packb(too_many).hex()}")
     except ValueError as error:
         lines.append(f"built_error_range !{error}")
-    with open(target, "w") as file:
+    with open(target, "w", encoding="utf-8") as file:
         file.write("\n".join(lines) + "\n")
 
 

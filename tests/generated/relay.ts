@@ -1,9 +1,10 @@
 // Reads the values Rust wrote with the generated readers and writes them
-// back; then writes values built here. Run by tests/tests/codegen/cross.rs:
-// node build/relay.js IN OUT, each line of IN and OUT `kind hex` (or, for
-// a value that fails to read, `kind !message`).
+// back; then writes values built here (built.ts). Run by
+// tests/tests/codegen/cross.rs: node build/relay.js IN OUT COUNT SEED, each
+// line of IN and OUT `kind hex` (or, for a value that fails, `kind !message`).
 import { readFileSync, writeFileSync } from "node:fs";
 import { decode } from "@msgpack/msgpack";
+import { built } from "./built.js";
 import * as everything from "./golden/everything.js";
 import * as v1 from "./golden/profile_v1.js";
 import * as v2 from "./golden/profile_v2.js";
@@ -28,7 +29,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   error_figure: (b) => everything.encodeFigure(everything.decodeFigure(decode(b, everything.decoderOptions))),
 };
 
-const [input, output] = process.argv.slice(2);
+const [input, output, count, seed] = process.argv.slice(2);
 const lines: string[] = [];
 for (const line of readFileSync(input, "utf8").split("\n")) {
   if (line === "") continue;
@@ -42,11 +43,7 @@ for (const line of readFileSync(input, "utf8").split("\n")) {
     lines.push(`${kind} !${error instanceof Error ? error.message : String(error)}`);
   }
 }
-lines.push(`built_point ${hex(everything.encodePoint({ x: 1, y: -2, z: 3 }))}`);
-const profile: v2.Profile = { id: 2n ** 60n + 1n, name: "Ada", email: "ada@example.com", visits: 3 };
-lines.push(`built_profile ${hex(v2.encodeProfile(profile))}`);
-const status: everything.Status = "on_hold";
-lines.push(`built_status ${hex(everything.encodeStatus(status))}`);
+lines.push(...built(Number(count), Number(seed)));
 try {
   lines.push(`built_error_range ${hex(everything.encodeFigure({ Polygon: { sides: 300 } }))}`);
 } catch (error) {

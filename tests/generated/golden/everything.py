@@ -325,11 +325,15 @@ def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
     return write
 
 
-def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:
+def _w_dict(key: Writer[K], val: Writer[V], ordered: bool) -> Writer[dict[K, V]]:
+    """Writes a dict's entries in key order when `ordered` (as Rust's
+    `BTreeMap` writes them), else in the dict's order."""
+
     def write(value: dict[K, V], at: str) -> Any:
         if not isinstance(value, dict):
             return _fail(at, "a dict", value)
-        return {key(k, f"{at} key"): val(v, f"{at}[{k!r}]") for k, v in value.items()}
+        items = sorted(value.items(), key=lambda item: item[0]) if ordered else value.items()  # type: ignore[arg-type, return-value]
+        return {key(k, f"{at} key"): val(v, f"{at}[{k!r}]") for k, v in items}
 
     return write
 
@@ -479,8 +483,8 @@ class Everything:
             entries.append((6, _i32(self.level, f"{at}.level")))
         entries.append((7, _float(self.ratio, f"{at}.ratio")))
         entries.append((8, _w_list(_bool)(self.flags, f"{at}.flags")))
-        entries.append((10, _w_dict(_str, _i64)(self.scores, f"{at}.scores")))
-        entries.append((11, _w_dict(_u32, _str)(self.by_id, f"{at}.by_id")))
+        entries.append((10, _w_dict(_str, _i64, True)(self.scores, f"{at}.scores")))
+        entries.append((11, _w_dict(_u32, _str, True)(self.by_id, f"{at}.by_id")))
         entries.append((12, _bytes(self.blob, f"{at}.blob")))
         entries.append((13, _w_timestamp(self.at, f"{at}.at")))
         entries.append((14, _w_named(Status)(self.status, f"{at}.status")))
@@ -492,7 +496,7 @@ class Everything:
         entries.append((19, _w(self.extra, f"{at}.extra")))
         if _w_list(_str)(self.labels, f"{at}.labels") != _w_list(_str)(_list(_str)(_from_hex("90"), "Everything.labels"), f"{at}.labels"):
             entries.append((20, _w_list(_str)(self.labels, f"{at}.labels")))
-        entries.append((21, _w_dict(_w_tuple(_i8, _i8), _str)(self.grid, f"{at}.grid")))
+        entries.append((21, _w_dict(_w_tuple(_i8, _i8), _str, True)(self.grid, f"{at}.grid")))
         entries.append((22, _w_list(_w_optional(_i32))(self.gaps, f"{at}.gaps")))
         entries.append((23, _w_list(_w_named(Level))(self.levels, f"{at}.levels")))
         entries.append((24, _w_named(Nothing)(self.nothing, f"{at}.nothing")))

@@ -404,11 +404,47 @@ function writeOptional<T>(inner: Writer<T>): Writer<T | null> {
   return (w, v, at) => (v === null ? w.nil() : inner(w, v, at));
 }
 
-function writeMap<K, V>(key: Writer<K>, val: Writer<V>): Writer<Map<K, V>> {
+type Compare<T> = (a: T, b: T) => number;
+
+const compareInt: Compare<Int> = (a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+const compareBool: Compare<boolean> = (a, b) => Number(a) - Number(b);
+
+/** By code point, as Rust orders strings (by their UTF-8). */
+function compareStr(a: string, b: string): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    let [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x === y) continue;
+    // UTF-16 puts the surrogates of code points past U+FFFF before
+    // U+E000..U+FFFF; code points put them after.
+    if (x >= 0xd800 && y >= 0xd800) [x, y] = [x >= 0xe000 ? x - 0x800 : x + 0x2000, y >= 0xe000 ? y - 0x800 : y + 0x2000];
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+function compareTuple(...items: Compare<never>[]): Compare<unknown[]> {
+  return (a, b) => {
+    for (let i = 0; i < items.length; i++) {
+      const order = (items[i] as Compare<unknown>)(a[i], b[i]);
+      if (order !== 0) return order;
+    }
+    return 0;
+  };
+}
+
+/** A map's entries, in key order when `compare` is given (as Rust's
+ * `BTreeMap` writes them), else in the `Map`'s order. */
+function writeMap<K, V>(key: Writer<K>, val: Writer<V>, compare: Compare<K> | undefined): Writer<Map<K, V>> {
   return (w, v, at) => {
     if (!(v instanceof Map)) fail(at, "a Map", v);
     w.map(v.size);
-    for (const [k, x] of v) {
+    const entries = compare === undefined ? [...v] : [...v].sort(([a], [b]) => compare(a, b));
+    for (const [k, x] of entries) {
       key(w, k, `${at} key`);
       val(w, x, `${at}[${String(k)}]`);
     }
@@ -613,9 +649,9 @@ function write$Everything(w: MsgPackWriter, value: Everything, at: string): void
   const f7 = value["flags"];
   entries.push([8, (w) => writeArray(writeBool)(w, f7, `${at}.flags`)]);
   const f8 = value["scores"];
-  entries.push([10, (w) => writeMap(writeStr, writeI64)(w, f8, `${at}.scores`)]);
+  entries.push([10, (w) => writeMap(writeStr, writeI64, compareStr)(w, f8, `${at}.scores`)]);
   const f9 = value["by_id"];
-  entries.push([11, (w) => writeMap(writeU32, writeStr)(w, f9, `${at}.by_id`)]);
+  entries.push([11, (w) => writeMap(writeU32, writeStr, compareInt)(w, f9, `${at}.by_id`)]);
   const f10 = value["blob"];
   entries.push([12, (w) => writeBytes(w, f10, `${at}.blob`)]);
   const f11 = value["at"];
@@ -635,7 +671,7 @@ function write$Everything(w: MsgPackWriter, value: Everything, at: string): void
   const f18 = value["labels"];
   if (!sameBytes(writeArray(writeStr), f18, readArray(readStr)(fromHex("90"), "Everything.labels"), `${at}.labels`)) entries.push([20, (w) => writeArray(writeStr)(w, f18, `${at}.labels`)]);
   const f19 = value["grid"];
-  entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [number, number], at: string): void => { w.array(2); writeI8(w, v[0], `${at}[0]`); writeI8(w, v[1], `${at}[1]`); }), writeStr)(w, f19, `${at}.grid`)]);
+  entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [number, number], at: string): void => { w.array(2); writeI8(w, v[0], `${at}[0]`); writeI8(w, v[1], `${at}[1]`); }), writeStr, compareTuple(compareInt, compareInt))(w, f19, `${at}.grid`)]);
   const f20 = value["gaps"];
   entries.push([22, (w) => writeArray(writeOptional(writeI32))(w, f20, `${at}.gaps`)]);
   const f21 = value["levels"];

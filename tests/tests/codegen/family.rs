@@ -208,7 +208,7 @@ pub mod v2 {
 }
 
 fn text() -> impl Strategy<Value = String> {
-    "[a-z0-9 \u{e9}\u{4e16}]{0,12}"
+    "[a-z0-9 \u{e9}\u{4e16}\u{ff21}\u{1f600}]{0,12}"
 }
 
 /// Floats that survive every language: no NaN (not equal to itself).
