@@ -243,6 +243,10 @@ function defaulted<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>
   return fields.has(tag) ? read(fields.get(tag), at) : fallback();
 }
 
+function noDefault(at: string, name: string, tag: string): never {
+  throw new Error(`${at}: missing field \`${name}\` (tag ${tag}), whose default the schema does not have`);
+}
+
 function unknownOf(fields: Map<string, unknown>, known: string[]): UnknownFields | undefined {
   const out: UnknownFields = new Map();
   for (const [tag, value] of fields) if (!known.includes(tag)) out.set(readInt(BigInt(tag), "tag"), value);
@@ -452,7 +456,18 @@ type Entry = [Int, (w: MsgPackWriter) => void];
 /** A struct's entries (in field order) and its unknown fields (in tag
  * order after them), as a map or, when `array`, a tag-indexed array with
  * nil in the gaps. */
-function writeStruct(w: MsgPackWriter, entries: Entry[], unknown: UnknownFields | undefined, array: boolean): void {
+function writeStruct(
+  w: MsgPackWriter,
+  entries: Entry[],
+  unknown: UnknownFields | undefined,
+  array: boolean,
+  known: string[],
+  at: string,
+): void {
+  // Written back, an unknown field with a known tag would repeat a key.
+  for (const tag of unknown?.keys() ?? []) {
+    if (known.includes(BigInt(tag).toString())) throw new Error(`${at}: unknown field with tag ${tag}, the tag of a known field`);
+  }
   const rest: Entry[] = [...(unknown ?? new Map<Int, unknown>())]
     .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
     .map(([tag, value]) => [tag, (w) => w.any(value)]);

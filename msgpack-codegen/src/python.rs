@@ -242,7 +242,7 @@ fn struct_body(
                 None => {
                     let _ = writeln!(out, "    {attr}: {ty}");
                     args.push(format!(
-                        "{attr}=_defaulted(fields, {tag}, {read}, {at}, lambda: _no_default(at, {}))",
+                        "{attr}=_defaulted(fields, {tag}, {read}, {at}, lambda: _no_default(at, {}, {tag}))",
                         quote(&field.name)
                     ));
                 }
@@ -254,11 +254,7 @@ fn struct_body(
             out,
             "    {UNKNOWN}: dict[int, Any] = field(default_factory=dict)"
         );
-        let known: Vec<String> = fields.iter().map(|f| f.tag.to_string()).collect();
-        let known = match known.len() {
-            1 => format!("({},)", known[0]),
-            _ => format!("({})", known.join(", ")),
-        };
+        let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
         args.push(format!("{UNKNOWN}=_unknown(fields, {known})"));
     }
     let _ = writeln!(out, "\n    @staticmethod");
@@ -311,7 +307,11 @@ fn struct_body(
     } else {
         "{}".into()
     };
-    let _ = writeln!(out, "        return _struct(entries, {unknown}, {array})");
+    let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
+    let _ = writeln!(
+        out,
+        "        return _struct(entries, {unknown}, {array}, {known}, at)"
+    );
     Ok(())
 }
 
@@ -500,4 +500,13 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
 /// The path of a variant's payload, as an f-string of `at`.
 fn variant_at(variant: &VariantDef) -> String {
     format!("f\"{{at}}.{}\"", variant.name)
+}
+
+/// A Python tuple of `items`.
+fn python_tuple(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
 }

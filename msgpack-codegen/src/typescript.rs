@@ -166,13 +166,17 @@ fn order(shape: &Shape) -> String {
 }
 
 /// The value a field takes when absent: its default's bytes when the
-/// document has them, else the zero of a simple shape.
-fn fallback(field: &FieldDef, at: &str) -> String {
+/// document has them, else the zero of a simple shape (what `Default`
+/// gives), else none.
+fn fallback(field: &FieldDef, at: &str) -> Option<String> {
     if let Some(bytes) = &field.default {
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        return format!("{}(fromHex(\"{hex}\"), {at})", reader(&field.shape));
+        return Some(format!(
+            "{}(fromHex(\"{hex}\"), {at})",
+            reader(&field.shape)
+        ));
     }
-    match &field.shape {
+    Some(match &field.shape {
         Shape::Bool => "false".into(),
         shape if shape.int_range().is_some() => "0".into(),
         Shape::F32 | Shape::Float => "0".into(),
@@ -181,11 +185,8 @@ fn fallback(field: &FieldDef, at: &str) -> String {
         Shape::Array(_) => "[]".into(),
         Shape::Map(..) => "new Map()".into(),
         Shape::Optional(_) => "null".into(),
-        _ => format!(
-            "(() => {{ throw new Error(`${{{at}}}: the default of \\`{}\\` is not in the schema`); }})()",
-            field.name
-        ),
-    }
+        _ => return None,
+    })
 }
 
 /// The field's type as a member: an optional field without its `Option`.
@@ -246,7 +247,8 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
                 );
             }
             _ => {
-                let fallback = fallback(field, "at");
+                let fallback =
+                    fallback(field, "at").unwrap_or_else(|| format!("noDefault(at, {key}, {tag})"));
                 let _ = writeln!(
                     out,
                     "    {key}: defaulted(fields, {tag}, {read}, {at}, () => {fallback}),"
@@ -303,8 +305,11 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
         let push = format!("entries.push([{tag}, (w) => {write}(w, f{i}, {at})]);");
         if field.presence == Presence::Optional {
             let _ = writeln!(out, "  if (f{i} !== undefined) {push}");
-        } else if field.omit_default {
-            let fallback = fallback(field, &quote(&format!("{name}.{}", field.name)));
+        } else if let (true, Some(fallback)) = (
+            field.omit_default,
+            fallback(field, &quote(&format!("{name}.{}", field.name))),
+        ) {
+            // Without a default to compare with, the field is written.
             let _ = writeln!(
                 out,
                 "  if (!sameBytes({write}, f{i}, {fallback}, {at})) {push}"
@@ -318,7 +323,12 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
     } else {
         "undefined"
     };
-    let _ = writeln!(out, "  writeStruct(w, entries, {unknown}, {array});");
+    let known: Vec<String> = fields.iter().map(|f| quote(&f.tag.to_string())).collect();
+    let _ = writeln!(
+        out,
+        "  writeStruct(w, entries, {unknown}, {array}, [{}], at);",
+        known.join(", ")
+    );
     let _ = writeln!(out, "}}");
 }
 

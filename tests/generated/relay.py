@@ -67,11 +67,19 @@ def main() -> None:
                     # Rust checks the message: "!" and the error's text.
                     lines.append(f"{kind} !{error}")
     lines.extend(built(int(count), int(seed)))
-    try:
-        too_many = everything.FigurePolygon(sides=300).to_msgpack()
-        lines.append(f"built_error_range {everything.packb(too_many).hex()}")
-    except ValueError as error:
-        lines.append(f"built_error_range !{error}")
+    # What the writers refuse, each a line `kind !message`.
+    refused: list[tuple[str, Callable[[], bytes]]] = [
+        ("built_error_range", lambda: everything.packb(everything.FigurePolygon(sides=300).to_msgpack())),
+        (
+            "built_error_known",
+            lambda: everything.packb(everything.Point(x=1, y=2, unknown_fields={1: "again"}).to_msgpack()),
+        ),
+    ]
+    for kind, write in refused:
+        try:
+            lines.append(f"{kind} {write().hex()}")
+        except ValueError as error:
+            lines.append(f"{kind} !{error}")
     with open(target, "w", encoding="utf-8") as file:
         file.write("\n".join(lines) + "\n")
 

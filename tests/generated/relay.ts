@@ -44,9 +44,16 @@ for (const line of readFileSync(input, "utf8").split("\n")) {
   }
 }
 lines.push(...built(Number(count), Number(seed)));
-try {
-  lines.push(`built_error_range ${hex(everything.encodeFigure({ Polygon: { sides: 300 } }))}`);
-} catch (error) {
-  lines.push(`built_error_range !${error instanceof Error ? error.message : String(error)}`);
+// What the writers refuse, each a line `kind !message`.
+const refused: [string, () => Uint8Array][] = [
+  ["built_error_range", () => everything.encodeFigure({ Polygon: { sides: 300 } })],
+  ["built_error_known", () => everything.encodePoint({ x: 1, y: 2, $unknown: new Map([[1, "again"]]) })],
+];
+for (const [kind, write] of refused) {
+  try {
+    lines.push(`${kind} ${hex(write())}`);
+  } catch (error) {
+    lines.push(`${kind} !${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 writeFileSync(output, lines.join("\n") + "\n");

@@ -347,14 +347,20 @@ def _w_named(cls: type[Any]) -> Writer[Any]:
     return write
 
 
-def _no_default(at: str, name: str) -> Any:
-    raise ValueError(f"{at}: missing field `{name}`, whose default the schema does not have")
+def _no_default(at: str, name: str, tag: int) -> Any:
+    raise ValueError(f"{at}: missing field `{name}` (tag {tag}), whose default the schema does not have")
 
 
-def _struct(entries: list[tuple[int, Any]], unknown: dict[int, Any], array: bool) -> Any:
+def _struct(
+    entries: list[tuple[int, Any]], unknown: dict[int, Any], array: bool, known: tuple[int, ...], at: str
+) -> Any:
     """A struct's entries (in field order) and its unknown fields (in tag
     order after them), as a map or, when `array`, a tag-indexed array with
     nil in the gaps."""
+    for tag in unknown:
+        # Written back, it would repeat a key.
+        if tag in known:
+            raise ValueError(f"{at}: unknown field with tag {tag}, the tag of a known field")
     every = entries + sorted(unknown.items())
     if not array:
         return dict(every)
@@ -399,7 +405,7 @@ class Coord:
         entries: list[tuple[int, Any]] = []
         entries.append((0, _i32(self._0, f"{at}.0")))
         entries.append((1, _i32(self._1, f"{at}.1")))
-        return _struct(entries, {}, False)
+        return _struct(entries, {}, False, (0, 1), at)
 
 
 @dataclass(kw_only=True)
@@ -507,7 +513,7 @@ class Everything:
             entries.append((28, _u16(self.code, f"{at}.code")))
         if self.far is not None:
             entries.append((9007199254740993, _i8(self.far, f"{at}.far")))
-        return _struct(entries, self.unknown_fields, False)
+        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 9007199254740993), at)
 
 
 class Figure:
@@ -564,7 +570,7 @@ class FigurePolygon(Figure):
         entries.append((1, _u8(self.sides, f"{at}.sides")))
         if self.label is not None:
             entries.append((2, _str(self.label, f"{at}.label")))
-        return _struct(entries, {}, False)
+        return _struct(entries, {}, False, (1, 2), at)
 
     def to_msgpack(self, at: str = "Figure") -> Any:
         return {3: self.payload_msgpack(f"{at}.Polygon")}
@@ -611,7 +617,7 @@ class Node:
         entries: list[tuple[int, Any]] = []
         entries.append((1, _i32(self.value, f"{at}.value")))
         entries.append((2, _w_list(_w_named(Node))(self.children, f"{at}.children")))
-        return _struct(entries, {}, False)
+        return _struct(entries, {}, False, (1, 2), at)
 
 
 @dataclass(kw_only=True)
@@ -626,7 +632,7 @@ class Nothing:
 
     def to_msgpack(self, at: str = "Nothing") -> Any:
         entries: list[tuple[int, Any]] = []
-        return _struct(entries, {}, False)
+        return _struct(entries, {}, False, (), at)
 
 
 @dataclass
@@ -668,7 +674,7 @@ class Point:
         entries.append((1, _i32(self.y, f"{at}.y")))
         if self.z is not None:
             entries.append((3, _i32(self.z, f"{at}.z")))
-        return _struct(entries, self.unknown_fields, True)
+        return _struct(entries, self.unknown_fields, True, (0, 1, 3), at)
 
 
 class Status(enum.Enum):

@@ -247,6 +247,10 @@ function defaulted<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>
   return fields.has(tag) ? read(fields.get(tag), at) : fallback();
 }
 
+function noDefault(at: string, name: string, tag: string): never {
+  throw new Error(`${at}: missing field \`${name}\` (tag ${tag}), whose default the schema does not have`);
+}
+
 function unknownOf(fields: Map<string, unknown>, known: string[]): UnknownFields | undefined {
   const out: UnknownFields = new Map();
   for (const [tag, value] of fields) if (!known.includes(tag)) out.set(readInt(BigInt(tag), "tag"), value);
@@ -456,7 +460,18 @@ type Entry = [Int, (w: MsgPackWriter) => void];
 /** A struct's entries (in field order) and its unknown fields (in tag
  * order after them), as a map or, when `array`, a tag-indexed array with
  * nil in the gaps. */
-function writeStruct(w: MsgPackWriter, entries: Entry[], unknown: UnknownFields | undefined, array: boolean): void {
+function writeStruct(
+  w: MsgPackWriter,
+  entries: Entry[],
+  unknown: UnknownFields | undefined,
+  array: boolean,
+  known: string[],
+  at: string,
+): void {
+  // Written back, an unknown field with a known tag would repeat a key.
+  for (const tag of unknown?.keys() ?? []) {
+    if (known.includes(BigInt(tag).toString())) throw new Error(`${at}: unknown field with tag ${tag}, the tag of a known field`);
+  }
   const rest: Entry[] = [...(unknown ?? new Map<Int, unknown>())]
     .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
     .map(([tag, value]) => [tag, (w) => w.any(value)]);
@@ -516,7 +531,7 @@ function write$Coord(w: MsgPackWriter, value: Coord, at: string): void {
   entries.push([0, (w) => writeI32(w, f0, `${at}.0`)]);
   const f1 = value["1"];
   entries.push([1, (w) => writeI32(w, f1, `${at}.1`)]);
-  writeStruct(w, entries, undefined, false);
+  writeStruct(w, entries, undefined, false, ["0", "1"], at);
 }
 
 export interface Everything {
@@ -688,7 +703,7 @@ function write$Everything(w: MsgPackWriter, value: Everything, at: string): void
   if (!sameBytes(writeU16, f26, readU16(fromHex("cd0300"), "Everything.code"), `${at}.code`)) entries.push([28, (w) => writeU16(w, f26, `${at}.code`)]);
   const f27 = value["far"];
   if (f27 !== undefined) entries.push([9007199254740993n, (w) => writeI8(w, f27, `${at}.far`)]);
-  writeStruct(w, entries, value.$unknown, false);
+  writeStruct(w, entries, value.$unknown, false, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "9007199254740993"], at);
 }
 
 export type Figure =
@@ -796,7 +811,7 @@ function write$FigurePolygon(w: MsgPackWriter, value: FigurePolygon, at: string)
   entries.push([1, (w) => writeU8(w, f0, `${at}.sides`)]);
   const f1 = value["label"];
   if (f1 !== undefined) entries.push([2, (w) => writeStr(w, f1, `${at}.label`)]);
-  writeStruct(w, entries, undefined, false);
+  writeStruct(w, entries, undefined, false, ["1", "2"], at);
 }
 
 export type Level =
@@ -882,7 +897,7 @@ function write$Node(w: MsgPackWriter, value: Node, at: string): void {
   entries.push([1, (w) => writeI32(w, f0, `${at}.value`)]);
   const f1 = value["children"];
   entries.push([2, (w) => writeArray(write$Node)(w, f1, `${at}.children`)]);
-  writeStruct(w, entries, undefined, false);
+  writeStruct(w, entries, undefined, false, ["1", "2"], at);
 }
 
 export interface Nothing {
@@ -907,7 +922,7 @@ export function encodeNothing(value: Nothing): Uint8Array {
 
 function write$Nothing(w: MsgPackWriter, value: Nothing, at: string): void {
   const entries: Entry[] = [];
-  writeStruct(w, entries, undefined, false);
+  writeStruct(w, entries, undefined, false, [], at);
 }
 
 /** A unit struct: nil on the wire, null in JSON. */
@@ -973,7 +988,7 @@ function write$Point(w: MsgPackWriter, value: Point, at: string): void {
   entries.push([1, (w) => writeI32(w, f1, `${at}.y`)]);
   const f2 = value["z"];
   if (f2 !== undefined) entries.push([3, (w) => writeI32(w, f2, `${at}.z`)]);
-  writeStruct(w, entries, value.$unknown, true);
+  writeStruct(w, entries, value.$unknown, true, ["0", "1", "3"], at);
 }
 
 export type Status =

@@ -347,14 +347,20 @@ def _w_named(cls: type[Any]) -> Writer[Any]:
     return write
 
 
-def _no_default(at: str, name: str) -> Any:
-    raise ValueError(f"{at}: missing field `{name}`, whose default the schema does not have")
+def _no_default(at: str, name: str, tag: int) -> Any:
+    raise ValueError(f"{at}: missing field `{name}` (tag {tag}), whose default the schema does not have")
 
 
-def _struct(entries: list[tuple[int, Any]], unknown: dict[int, Any], array: bool) -> Any:
+def _struct(
+    entries: list[tuple[int, Any]], unknown: dict[int, Any], array: bool, known: tuple[int, ...], at: str
+) -> Any:
     """A struct's entries (in field order) and its unknown fields (in tag
     order after them), as a map or, when `array`, a tag-indexed array with
     nil in the gaps."""
+    for tag in unknown:
+        # Written back, it would repeat a key.
+        if tag in known:
+            raise ValueError(f"{at}: unknown field with tag {tag}, the tag of a known field")
     every = entries + sorted(unknown.items())
     if not array:
         return dict(every)
@@ -408,4 +414,4 @@ class Profile:
         if self.email is not None:
             entries.append((4, _str(self.email, f"{at}.email")))
         entries.append((5, _u32(self.visits, f"{at}.visits")))
-        return _struct(entries, self.unknown_fields, False)
+        return _struct(entries, self.unknown_fields, False, (1, 2, 4, 5), at)
