@@ -28,7 +28,10 @@ function mapKeyConverter(key: unknown): string | number {
   if (typeof key === "bigint") {
     return "\u0000b" + key.toString();
   }
-  return "\u0000v" + Array.from(encode(key), (b) => b.toString(16).padStart(2, "0")).join("");
+  // Written as the relay writes it back: bigints and NanoDates exact.
+  const w = new MsgPackWriter();
+  w.any(key);
+  return "\u0000v" + Array.from(w.finish(), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** A `Date` that keeps the nanoseconds of a MessagePack timestamp past
@@ -60,8 +63,9 @@ extensionCodec.register({
   encode: () => null,
   decode: (data: Uint8Array) => {
     const { sec, nsec } = decodeTimestampToTimeSpec(data);
-    if (Math.abs(sec) > DATE_SECONDS || nsec > 999999999) return new ExtData(EXT_TIMESTAMP, data.slice());
-    return new NanoDate(sec * 1000 + Math.floor(nsec / 1e6), nsec % 1e6);
+    const ms = sec * 1000 + Math.floor(nsec / 1e6);
+    if (!(Math.abs(ms) <= DATE_SECONDS * 1000) || nsec > 999999999) return new ExtData(EXT_TIMESTAMP, data.slice());
+    return new NanoDate(ms, nsec % 1e6);
   },
 });
 

@@ -465,7 +465,7 @@ class Everything:
             pair=_required(fields, 18, "pair", _tuple(_i16, _str), at),
             extra=_required(fields, 19, "extra", _any, at),
             labels=_defaulted(fields, 20, _list(_str), f"{at}.labels", lambda: _list(_str)(_from_hex("90"), f"{at}.labels")),
-            grid=_required(fields, 21, "grid", _dict(_tuple(_i8, _i8), _str), at),
+            grid=_required(fields, 21, "grid", _dict(_tuple(_i64, _i8), _str), at),
             gaps=_required(fields, 22, "gaps", _list(_optional(_i32)), at),
             levels=_required(fields, 23, "levels", _list(Level.from_msgpack), at),
             nothing=_required(fields, 24, "nothing", Nothing.from_msgpack, at),
@@ -502,7 +502,7 @@ class Everything:
         entries.append((19, _w(self.extra, f"{at}.extra")))
         if _w_list(_str)(self.labels, f"{at}.labels") != _w_list(_str)(_list(_str)(_from_hex("90"), "Everything.labels"), f"{at}.labels"):
             entries.append((20, _w_list(_str)(self.labels, f"{at}.labels")))
-        entries.append((21, _w_dict(_w_tuple(_i8, _i8), _str, True)(self.grid, f"{at}.grid")))
+        entries.append((21, _w_dict(_w_tuple(_i64, _i8), _str, True)(self.grid, f"{at}.grid")))
         entries.append((22, _w_list(_w_optional(_i32))(self.gaps, f"{at}.gaps")))
         entries.append((23, _w_list(_w_named(Level))(self.levels, f"{at}.levels")))
         entries.append((24, _w_named(Nothing)(self.nothing, f"{at}.nothing")))

@@ -32,7 +32,10 @@ function mapKeyConverter(key: unknown): string | number {
   if (typeof key === "bigint") {
     return "\u0000b" + key.toString();
   }
-  return "\u0000v" + Array.from(encode(key), (b) => b.toString(16).padStart(2, "0")).join("");
+  // Written as the relay writes it back: bigints and NanoDates exact.
+  const w = new MsgPackWriter();
+  w.any(key);
+  return "\u0000v" + Array.from(w.finish(), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** A `Date` that keeps the nanoseconds of a MessagePack timestamp past
@@ -64,8 +67,9 @@ extensionCodec.register({
   encode: () => null,
   decode: (data: Uint8Array) => {
     const { sec, nsec } = decodeTimestampToTimeSpec(data);
-    if (Math.abs(sec) > DATE_SECONDS || nsec > 999999999) return new ExtData(EXT_TIMESTAMP, data.slice());
-    return new NanoDate(sec * 1000 + Math.floor(nsec / 1e6), nsec % 1e6);
+    const ms = sec * 1000 + Math.floor(nsec / 1e6);
+    if (!(Math.abs(ms) <= DATE_SECONDS * 1000) || nsec > 999999999) return new ExtData(EXT_TIMESTAMP, data.slice());
+    return new NanoDate(ms, nsec % 1e6);
   },
 });
 
@@ -574,7 +578,7 @@ export interface Everything {
   /** tag 20 */
   "labels": Array<string>;
   /** tag 21 */
-  "grid": Map<[number, number], string>;
+  "grid": Map<[Int, number], string>;
   /** tag 22 */
   "gaps": Array<(number | null)>;
   /** tag 23 */
@@ -619,7 +623,7 @@ function read$Everything(value: unknown, at: string): Everything {
     "pair": required(fields, "18", "pair", ((value: unknown, at: string): [number, string] => { const t = readTuple(value, at, 2); return [readI16(t[0], `${at}[0]`), readStr(t[1], `${at}[1]`)]; }), at),
     "extra": required(fields, "19", "extra", readAny, at),
     "labels": defaulted(fields, "20", readArray(readStr), `${at}.labels`, () => readArray(readStr)(fromHex("90"), at)),
-    "grid": required(fields, "21", "grid", readMap(((value: unknown, at: string): [number, number] => { const t = readTuple(value, at, 2); return [readI8(t[0], `${at}[0]`), readI8(t[1], `${at}[1]`)]; }), readStr), at),
+    "grid": required(fields, "21", "grid", readMap(((value: unknown, at: string): [Int, number] => { const t = readTuple(value, at, 2); return [readI64(t[0], `${at}[0]`), readI8(t[1], `${at}[1]`)]; }), readStr), at),
     "gaps": required(fields, "22", "gaps", readArray(readOptional(readI32)), at),
     "levels": required(fields, "23", "levels", readArray(read$Level), at),
     "nothing": required(fields, "24", "nothing", read$Nothing, at),
@@ -686,7 +690,7 @@ function write$Everything(w: MsgPackWriter, value: Everything, at: string): void
   const f18 = value["labels"];
   if (!sameBytes(writeArray(writeStr), f18, readArray(readStr)(fromHex("90"), "Everything.labels"), `${at}.labels`)) entries.push([20, (w) => writeArray(writeStr)(w, f18, `${at}.labels`)]);
   const f19 = value["grid"];
-  entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [number, number], at: string): void => { w.array(2); writeI8(w, v[0], `${at}[0]`); writeI8(w, v[1], `${at}[1]`); }), writeStr, compareTuple(compareInt, compareInt))(w, f19, `${at}.grid`)]);
+  entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [Int, number], at: string): void => { w.array(2); writeI64(w, v[0], `${at}[0]`); writeI8(w, v[1], `${at}[1]`); }), writeStr, compareTuple(compareInt, compareInt))(w, f19, `${at}.grid`)]);
   const f20 = value["gaps"];
   entries.push([22, (w) => writeArray(writeOptional(writeI32))(w, f20, `${at}.gaps`)]);
   const f21 = value["levels"];

@@ -77,7 +77,7 @@ pub struct Everything {
     pub labels: Vec<String>,
     /// Keys that are arrays.
     #[msgpack(tag = 21)]
-    pub grid: BTreeMap<(i8, i8), String>,
+    pub grid: BTreeMap<(i64, i8), String>,
     #[msgpack(tag = 22)]
     pub gaps: Vec<Option<i32>>,
     #[msgpack(tag = 23)]
@@ -364,7 +364,7 @@ prop_compose! {
         pair in (any::<i16>(), text()),
         extra in value(),
         labels in vec(text(), 0..3),
-        grid in btree_map((any::<i8>(), any::<i8>()), text(), 0..3),
+        grid in btree_map((any::<i64>(), any::<i8>()), text(), 0..3),
         gaps in vec(proptest::option::of(any::<i32>()), 0..4),
         levels in vec(prop_oneof![Just(Level::Low), Just(Level::High)], 0..3),
         coord in (any::<i32>(), any::<i32>()),
