@@ -18,16 +18,17 @@ export type Int = number | bigint;
 /** Fields a type does not know, by tag, kept and written back. */
 export type UnknownFields = Map<Int, unknown>;
 
-// Map keys other than integers come marked, so that every key reads back
-// as what it was: "\u0000s" a string that would read as an integer (or
-// starts with the mark), "\u0000b" a bigint, "\u0000f" a float, "\u0000v"
-// any other key as its MessagePack bytes in hex.
+// Map keys other than strings come marked, so that every key reads back
+// as what it was and in its place (JavaScript puts integer-like property
+// names first): "\u0000i" an integer, "\u0000s" a string that would read
+// as one (or starts with the mark), "\u0000b" a bigint, "\u0000f" a float,
+// "\u0000v" any other key as its MessagePack bytes in hex.
 function mapKeyConverter(key: unknown): string | number {
   if (typeof key === "string") {
     return /^(0|-?[1-9][0-9]*)$/.test(key) || key.startsWith("\u0000") || key === "__proto__" ? "\u0000s" + key : key;
   }
   if (typeof key === "number") {
-    return Number.isInteger(key) ? String(key) : "\u0000f" + String(key);
+    return (Number.isInteger(key) ? "\u0000i" : "\u0000f") + String(key);
   }
   if (typeof key === "bigint") {
     return "\u0000b" + key.toString();
@@ -90,6 +91,8 @@ function keyOf(prop: string): unknown {
   switch (prop[1]) {
     case "s":
       return rest;
+    case "i":
+      return Number(rest);
     case "b":
       return BigInt(rest);
     case "f":

@@ -249,8 +249,8 @@ fn timestamp(clock: Clock) -> BoxedStrategy<Timestamp> {
 }
 
 /// Values that read back the same in every language: no floats (an
-/// integral one is an integer to JavaScript), maps keyed by strings only
-/// (JavaScript orders integer keys).
+/// integral one is an integer to JavaScript), maps keyed by strings and
+/// integers (not bools: Python's `True` is its `1`).
 fn value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Nil),
@@ -263,10 +263,29 @@ fn value() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(2, 12, 4, |inner| {
         prop_oneof![
             vec(inner.clone(), 0..4).prop_map(Value::Array),
-            btree_map("[a-z]{1,4}", inner, 0..4)
-                .prop_map(|m| Value::Map(m.into_iter().map(|(k, v)| (Value::Str(k), v)).collect())),
+            vec((key(), inner), 0..4).prop_map(|entries| {
+                let mut seen = Vec::new();
+                let unique = entries.into_iter().filter(|(k, _)| {
+                    let new = !seen.contains(k);
+                    seen.push(k.clone());
+                    new
+                });
+                Value::Map(unique.collect())
+            }),
         ]
     })
+}
+
+/// A map key in a `Value`: a string that may look like an integer, or an
+/// integer of any width, in no order.
+fn key() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        "[a-z]{1,4}".prop_map(Value::Str),
+        "-?[0-9]{1,3}".prop_map(Value::Str),
+        any::<i64>().prop_map(Value::from),
+        (0u64..100).prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+    ]
 }
 
 /// Unknown fields at tags no version uses.
