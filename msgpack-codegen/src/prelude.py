@@ -27,31 +27,28 @@ class F32(float):
     """A float that `packb` writes as float 32, as Rust writes an `f32`."""
 
 
-_PACKER = msgpack.Packer()
-
-
 def packb(obj: Any) -> bytes:
     """Writes what `to_msgpack` returns, as Rust writes it: as
     `msgpack.packb` does, except an `F32` as float 32."""
     out = bytearray()
-    _pack(obj, out)
+    _pack(obj, out, msgpack.Packer())
     return bytes(out)
 
 
-def _pack(obj: Any, out: bytearray) -> None:
+def _pack(obj: Any, out: bytearray, packer: Any) -> None:
     if isinstance(obj, F32):
         out += struct.pack(">Bf", 0xCA, obj)
     elif isinstance(obj, dict):
         out += _header(len(obj), 0x80, 0xDE)
         for key, value in obj.items():
-            _pack(key, out)
-            _pack(value, out)
+            _pack(key, out, packer)
+            _pack(value, out, packer)
     elif isinstance(obj, (list, tuple)):
         out += _header(len(obj), 0x90, 0xDC)
         for value in obj:
-            _pack(value, out)
+            _pack(value, out, packer)
     else:
-        out += _PACKER.pack(obj)
+        out += packer.pack(obj)
 
 
 def _header(length: int, fix: int, wide: int) -> bytes:

@@ -3,8 +3,13 @@ back; then writes values built here (built.py). Run by
 tests/tests/codegen/cross.rs: python3 relay.py IN OUT COUNT SEED, each line
 of IN and OUT `kind hex` (or, for a value that fails, `kind !message`)."""
 
+import copy
+import datetime
+import pickle
 import sys
 from typing import Callable
+
+import msgpack  # type: ignore[import-untyped]
 
 from built import built
 from golden import everything
@@ -54,7 +59,24 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
+def check_prelude() -> None:
+    """What the relays do not show of the prelude: `NanoDatetime` compares,
+    hashes, orders, copies and pickles with its nanoseconds."""
+    utc = datetime.timezone.utc
+    base = datetime.datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=utc)
+    one, two = everything.NanoDatetime.of(base, 1), everything.NanoDatetime.of(base, 2)
+    assert one != two and one < two and two > one and one <= two and not two <= one
+    assert everything.NanoDatetime.of(base) == base and hash(everything.NanoDatetime.of(base)) == hash(base)
+    assert base < one and one > base and base != one
+    assert len({one, two, everything.NanoDatetime.of(base, 1)}) == 2
+    assert pickle.loads(pickle.dumps(two)) == two and copy.deepcopy(two) == two
+    assert repr(two).endswith(", nanosecond=2)"), repr(two)
+    assert everything._w_timestamp(two, "at") == msgpack.Timestamp(1714979289, 123456002)
+    assert everything.packb(everything.F32(1.5)) == b"\xca\x3f\xc0\x00\x00"
+
+
 def main() -> None:
+    check_prelude()
     source, target, count, seed = sys.argv[1:5]
     lines = []
     with open(source) as file:
