@@ -119,10 +119,10 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
 /// through the field's `with` module when it has one. Left `None` where
 /// the schema impl cannot name the value: a field type that mentions the
 /// type's parameters (the impl has no `Serialize` or `Default` bounds on
-/// them) or `Self`.
+/// them), or `Self` through `with` (named in an item of its own).
 fn default_bytes(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
     let krate = &cont.attrs.crate_path;
-    if mentions_generics(field.ty, cont.generics) {
+    if mentions_generics(field.ty, cont.generics, field.attrs.with.is_some()) {
         return quote!(#krate::__private::None);
     }
     // The same expressions, spanned at the type, as the `Deserialize`
@@ -154,8 +154,9 @@ fn default_bytes(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
     }}
 }
 
-/// Whether `ty` names one of `generics`' parameters, or `Self`.
-fn mentions_generics(ty: &syn::Type, generics: &syn::Generics) -> bool {
+/// Whether `ty` names one of `generics`' parameters, or `Self` when
+/// `or_self`.
+fn mentions_generics(ty: &syn::Type, generics: &syn::Generics, or_self: bool) -> bool {
     use proc_macro2::TokenTree;
     use quote::ToTokens;
 
@@ -172,7 +173,7 @@ fn mentions_generics(ty: &syn::Type, generics: &syn::Generics) -> bool {
                 TokenTree::Ident(ident) => {
                     let name = ident.to_string();
                     let name = if quote { format!("'{name}") } else { name };
-                    if name == "Self" || names.contains(&name) {
+                    if names.contains(&name) {
                         return true;
                     }
                     quote = false;
@@ -184,7 +185,7 @@ fn mentions_generics(ty: &syn::Type, generics: &syn::Generics) -> bool {
         false
     }
 
-    let names: Vec<String> = generics
+    let mut names: Vec<String> = generics
         .params
         .iter()
         .map(|param| match param {
@@ -193,5 +194,8 @@ fn mentions_generics(ty: &syn::Type, generics: &syn::Generics) -> bool {
             syn::GenericParam::Const(param) => param.ident.to_string(),
         })
         .collect();
+    if or_self {
+        names.push("Self".into());
+    }
     walk(ty.to_token_stream(), &names, false)
 }
