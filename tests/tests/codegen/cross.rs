@@ -1,8 +1,10 @@
 //! The generated TypeScript (under Node, with `@msgpack/msgpack`) and
 //! Python (with `msgpack`) read what Rust wrote and write it back; Rust
 //! reads back exactly the value it wrote, unknown fields included, and
-//! the same bytes. Old and new versions of one type read each other.
-//! Skipped when a tool is missing, except under `CI`.
+//! the same bytes. Old and new versions of one type read each other. The
+//! relays then build values of their own from a seeded generator
+//! (`tests/generated/built.*`), and Rust reads each as exactly the value
+//! meant. Skipped when a tool is missing, except under `CI`.
 
 use std::path::Path;
 use std::process::Command;
