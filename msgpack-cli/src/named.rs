@@ -187,6 +187,16 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                 }
                 _ => self.copy(),
             },
+            // JSON's numbers come as float 64; an `f32` is written as
+            // float 32, as the Rust type writes it.
+            Shape::F32 if self.direction == Direction::ToTags => match self.peek()? {
+                Token::F64(x) => {
+                    self.token()?;
+                    self.write(Token::F32(x as f32));
+                    Ok(())
+                }
+                _ => self.copy(),
+            },
             _ => self.copy(),
         }
     }

@@ -17,7 +17,8 @@ use crate::Error;
 ///
 /// let schema = msgpack_codegen::json_schema(&Point::schema()).unwrap();
 /// assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
-/// assert_eq!(schema["$defs"]["Point"]["properties"]["x"], serde_json::json!({"type": "integer"}));
+/// let x = serde_json::json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX});
+/// assert_eq!(schema["$defs"]["Point"]["properties"]["x"], x);
 /// assert_eq!(schema["$defs"]["Point"]["required"], serde_json::json!(["x"]));
 /// ```
 pub fn json_schema(doc: &SchemaDocument) -> Result<Value, Error> {
@@ -92,8 +93,12 @@ fn shape_schema(shape: &Shape) -> Value {
     match shape {
         Shape::Bool => json!({"type": "boolean"}),
         Shape::Int => json!({"type": "integer"}),
+        int if int.int_range().is_some() => {
+            let (min, max) = int.int_range().unwrap_or_default();
+            json!({"type": "integer", "minimum": min, "maximum": max})
+        }
         // NaN and the infinities are `null` in serde_json's output.
-        Shape::Float => json!({"type": ["number", "null"]}),
+        Shape::F32 | Shape::Float => json!({"type": ["number", "null"]}),
         Shape::Str => json!({"type": "string"}),
         Shape::Bytes => {
             json!({"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}})
@@ -102,7 +107,7 @@ fn shape_schema(shape: &Shape) -> Value {
         Shape::Map(key, value) => {
             let mut schema = json!({"type": "object", "additionalProperties": shape_schema(value)});
             // serde_json writes integer keys as their digits.
-            if **key == Shape::Int {
+            if key.int_range().is_some() {
                 schema["propertyNames"] = json!({"pattern": "^-?[0-9]+$"});
             }
             schema

@@ -4,6 +4,12 @@
 //! (`T::schema()`) a project commits. Call it from a `build.rs` or through
 //! `msgpack schema codegen`.
 //!
+//! The generated code follows the derive's rules: required, optional and
+//! default fields, `omit_default`, `#[msgpack(other)]`, the array layout,
+//! unknown fields kept and written back, integers checked against their
+//! Rust type's range, `f32` written as float 32, timestamps with their
+//! nanoseconds, and the bytes Rust writes for the same value.
+//!
 //! ```
 //! use msgpack_codegen::Language;
 //! use msgpack_serde::schema::Schema;

@@ -1,4 +1,12 @@
-import { decode, encode, ExtData } from "@msgpack/msgpack";
+import {
+  decode,
+  decodeTimestampToTimeSpec,
+  encode,
+  encodeTimeSpecToTimestamp,
+  EXT_TIMESTAMP,
+  ExtData,
+  ExtensionCodec,
+} from "@msgpack/msgpack";
 
 /** An integer: a number where it is exact (within 2^53), else a bigint. */
 export type Int = number | bigint;
@@ -6,25 +14,69 @@ export type Int = number | bigint;
 /** Fields a type does not know, by tag, kept and written back. */
 export type UnknownFields = Map<Int, unknown>;
 
-// Map keys other than integers come marked, so that every key reads back
-// as what it was: "\u0000s" a string that would read as an integer (or
-// starts with the mark), "\u0000b" a bigint, "\u0000f" a float, "\u0000v"
-// any other key as its MessagePack bytes in hex.
+// Map keys other than strings come marked, so that every key reads back
+// as what it was and in its place (JavaScript puts integer-like property
+// names first): "\u0000i" an integer, "\u0000s" a string that would read
+// as one (or starts with the mark), "\u0000b" a bigint, "\u0000f" a float,
+// "\u0000v" any other key as its MessagePack bytes in hex.
 function mapKeyConverter(key: unknown): string | number {
   if (typeof key === "string") {
     return /^(0|-?[1-9][0-9]*)$/.test(key) || key.startsWith("\u0000") || key === "__proto__" ? "\u0000s" + key : key;
   }
   if (typeof key === "number") {
-    return Number.isInteger(key) ? String(key) : "\u0000f" + String(key);
+    return (Number.isInteger(key) ? "\u0000i" : "\u0000f") + String(key);
   }
   if (typeof key === "bigint") {
     return "\u0000b" + key.toString();
   }
-  return "\u0000v" + Array.from(encode(key), (b) => b.toString(16).padStart(2, "0")).join("");
+  // Written as the relay writes it back: bigints and NanoDates exact.
+  const w = new MsgPackWriter();
+  w.any(key);
+  return "\u0000v" + Array.from(w.finish(), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The options to decode with: `readX` and `decodeX` expect these. */
-export const decoderOptions = { useBigInt64: true, mapKeyConverter } as const;
+/** A `Date` that keeps the nanoseconds of a MessagePack timestamp past
+ * its millisecond (`nanosecond`, 0 to 999999), so that it writes back
+ * exactly: what the readers give for a timestamp when decoding with
+ * `decoderOptions`. A timestamp member takes any valid `Date` (a plain one
+ * has `nanosecond` 0). */
+export class NanoDate extends Date {
+  readonly nanosecond: number;
+
+  constructor(milliseconds: number, nanosecond = 0) {
+    super(milliseconds);
+    if (!Number.isInteger(nanosecond) || nanosecond < 0 || nanosecond > 999999) {
+      throw new RangeError(`nanosecond must be an integer in 0..999999, not ${nanosecond}`);
+    }
+    this.nanosecond = nanosecond;
+  }
+}
+
+/** The most seconds from 1970 a `Date` holds either way. */
+const DATE_SECONDS = 8.64e12;
+
+// Timestamps as NanoDate; one a `Date` cannot hold stays as its bytes
+// (an `ExtData`), which write back as they came and fail a timestamp
+// member with an error rather than turn into an Invalid Date.
+const extensionCodec = new ExtensionCodec();
+extensionCodec.register({
+  type: EXT_TIMESTAMP,
+  encode: () => null,
+  decode: (data: Uint8Array) => {
+    const { sec, nsec } = decodeTimestampToTimeSpec(data);
+    const ms = sec * 1000 + Math.floor(nsec / 1e6);
+    if (!(Math.abs(ms) <= DATE_SECONDS * 1000) || nsec > 999999999) return new ExtData(EXT_TIMESTAMP, data.slice());
+    return new NanoDate(ms, nsec % 1e6);
+  },
+});
+
+/** The options to decode with. `decodeX(decode(bytes))` reads what fits
+ * the package's defaults too, but without `useBigInt64` an integer beyond
+ * 2^53 comes rounded (an error here, not a wrong number), without
+ * `mapKeyConverter` a map key other than a string or a number is an error,
+ * and without `extensionCodec` a timestamp loses what it has past the
+ * millisecond. */
+export const decoderOptions = { useBigInt64: true, mapKeyConverter, extensionCodec } as const;
 
 /** A map key as it was on the wire. */
 function keyOf(prop: string): unknown {
@@ -35,6 +87,8 @@ function keyOf(prop: string): unknown {
   switch (prop[1]) {
     case "s":
       return rest;
+    case "i":
+      return Number(rest);
     case "b":
       return BigInt(rest);
     case "f":
@@ -48,7 +102,7 @@ function keyOf(prop: string): unknown {
 }
 
 type Reader<T> = (value: unknown, at: string) => T;
-type Writer<T> = (w: MsgPackWriter, value: T) => void;
+type Writer<T> = (w: MsgPackWriter, value: T, at: string) => void;
 
 function fail(at: string, expected: string, value: unknown): never {
   const found = value === null ? "nil" : value instanceof Uint8Array ? "bytes" : Array.isArray(value) ? "array" : typeof value;
@@ -56,10 +110,42 @@ function fail(at: string, expected: string, value: unknown): never {
 }
 
 function readInt(value: unknown, at: string): Int {
-  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+  if (typeof value === "number" && Number.isInteger(value)) {
+    throw new Error(`${at}: ${value} is beyond 2^53, so it may have been rounded: decode with decoderOptions`);
+  }
   if (typeof value === "bigint") return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
   return fail(at, "an integer", value);
 }
+
+function outOfRange(at: string, value: Int, range: string): never {
+  throw new Error(`${at}: ${String(value)} is out of range for ${range}`);
+}
+
+/** An integer type of at most 32 bits: always a number. */
+function readNumber(range: string, min: number, max: number): Reader<number> {
+  return (value, at) => {
+    const n = readInt(value, at);
+    return typeof n === "number" && n >= min && n <= max ? n : outOfRange(at, n, range);
+  };
+}
+
+function readInteger(range: string, min: bigint, max: bigint): Reader<Int> {
+  return (value, at) => {
+    const n = readInt(value, at);
+    return BigInt(n) >= min && BigInt(n) <= max ? n : outOfRange(at, n, range);
+  };
+}
+
+const readU8 = readNumber("u8", 0, 0xff);
+const readU16 = readNumber("u16", 0, 0xffff);
+const readU32 = readNumber("u32", 0, 0xffffffff);
+const readU64 = readInteger("u64", 0n, 0xffffffffffffffffn);
+const readI8 = readNumber("i8", -0x80, 0x7f);
+const readI16 = readNumber("i16", -0x8000, 0x7fff);
+const readI32 = readNumber("i32", -0x80000000, 0x7fffffff);
+const readI64 = readInteger("i64", -0x8000000000000000n, 0x7fffffffffffffffn);
+const readAnyInt = readInteger("MessagePack", -0x8000000000000000n, 0xffffffffffffffffn);
 
 function readFloat(value: unknown, at: string): number {
   if (typeof value === "number") return value;
@@ -80,7 +166,11 @@ function readBytes(value: unknown, at: string): Uint8Array {
 }
 
 function readTimestamp(value: unknown, at: string): Date {
-  return value instanceof Date ? value : fail(at, "a timestamp", value);
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
+  if (value instanceof ExtData && value.type === EXT_TIMESTAMP) {
+    throw new Error(`${at}: the timestamp is out of range for Date (${DATE_SECONDS} s either way of 1970)`);
+  }
+  return fail(at, "a timestamp", value);
 }
 
 function readAny(value: unknown): unknown {
@@ -108,6 +198,20 @@ function readMap<K, V>(key: Reader<K>, val: Reader<V>): Reader<Map<K, V>> {
   };
 }
 
+/** A map keyed by strings: a key that looks like a number is the string
+ * it was, from `decode(bytes)` as from `decode(bytes, decoderOptions)`. */
+function readStrMap<V>(val: Reader<V>): Reader<Map<string, V>> {
+  return (value, at) => {
+    if (!isMap(value)) return fail(at, "a map", value);
+    const out = new Map<string, V>();
+    for (const prop of Object.keys(value)) {
+      const key = prop.startsWith("\u0000") ? keyOf(prop) : prop;
+      out.set(readStr(key, `${at} key`), val(value[prop], `${at}[${prop}]`));
+    }
+    return out;
+  };
+}
+
 function readTuple(value: unknown, at: string, len: number): unknown[] {
   return Array.isArray(value) && value.length === len ? value : fail(at, `an array of ${len}`, value);
 }
@@ -126,7 +230,8 @@ function fieldsOf(value: unknown, at: string, array: boolean): Map<string, unkno
   for (const prop of Object.keys(value)) {
     const tag = keyOf(prop);
     if (typeof tag !== "number" && typeof tag !== "bigint") throw new Error(`${at}: key ${prop} is not a tag`);
-    out.set(String(tag), value[prop]);
+    // A tag beyond 2^53 that came as a number was rounded to another tag.
+    out.set(String(readInt(tag, `${at}: tag`)), value[prop]);
   }
   return out;
 }
@@ -143,6 +248,10 @@ function optional<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>,
 
 function defaulted<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>, at: string, fallback: () => T): T {
   return fields.has(tag) ? read(fields.get(tag), at) : fallback();
+}
+
+function noDefault(at: string, name: string, tag: string): never {
+  throw new Error(`${at}: missing field \`${name}\` (tag ${tag}), whose default the schema does not have`);
 }
 
 function unknownOf(fields: Map<string, unknown>, known: string[]): UnknownFields | undefined {
@@ -189,14 +298,26 @@ export class MsgPackWriter {
     new DataView(bytes.buffer).setFloat64(1, value);
     this.parts.push(bytes);
   }
+  /** A float 32 (what Rust writes for an `f32`): the value rounded to
+   * the nearest `f32`, as Rust's `as f32` does. */
+  float32(value: number): void {
+    const bytes = new Uint8Array(5);
+    bytes[0] = 0xca;
+    new DataView(bytes.buffer).setFloat32(1, value);
+    this.parts.push(bytes);
+  }
   str(value: string): void {
     this.parts.push(encode(value));
   }
   bytes(value: Uint8Array): void {
     this.parts.push(encode(value));
   }
+  /** A timestamp, with the nanoseconds of a `NanoDate`. */
   timestamp(value: Date): void {
-    this.parts.push(encode(value));
+    const ms = value.getTime();
+    const sec = Math.floor(ms / 1000);
+    const nsec = (ms - sec * 1000) * 1e6 + (value instanceof NanoDate ? value.nanosecond : 0);
+    this.parts.push(encode(new ExtData(EXT_TIMESTAMP, encodeTimeSpecToTimestamp({ sec, nsec }))));
   }
   array(len: number): void {
     this.header(len, 0x90, 15, 0xdc);
@@ -211,7 +332,8 @@ export class MsgPackWriter {
     else if (typeof value === "number") Number.isInteger(value) ? this.int(value) : this.float(value);
     else if (typeof value === "bigint") this.int(value);
     else if (typeof value === "string") this.str(value);
-    else if (value instanceof Uint8Array || value instanceof Date || value instanceof ExtData) this.parts.push(encode(value));
+    else if (value instanceof Date) this.timestamp(value);
+    else if (value instanceof Uint8Array || value instanceof ExtData) this.parts.push(encode(value));
     else if (Array.isArray(value)) {
       this.array(value.length);
       for (const item of value) this.any(item);
@@ -242,31 +364,96 @@ export class MsgPackWriter {
   }
 }
 
-const writeInt: Writer<Int> = (w, v) => w.int(v);
-const writeFloat: Writer<number> = (w, v) => w.float(v);
-const writeBool: Writer<boolean> = (w, v) => w.bool(v);
-const writeStr: Writer<string> = (w, v) => w.str(v);
-const writeBytes: Writer<Uint8Array> = (w, v) => w.bytes(v);
-const writeTimestamp: Writer<Date> = (w, v) => w.timestamp(v);
+/** The writer of an integer type: an error naming the member for a
+ * value out of its range, or a number beyond 2^53 (a bigint holds it). */
+function writeInteger(range: string, min: bigint, max: bigint): Writer<Int> {
+  return (w, v, at) => {
+    if (typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)) {
+      throw new Error(`${at}: ${v} is beyond 2^53, so it may have been rounded: give it as a bigint`);
+    }
+    if (typeof v !== "bigint" && !(typeof v === "number" && Number.isInteger(v))) fail(at, "an integer", v);
+    if (BigInt(v) < min || BigInt(v) > max) outOfRange(at, v, range);
+    w.int(v);
+  };
+}
+
+const writeU8: Writer<number> = writeInteger("u8", 0n, 0xffn);
+const writeU16: Writer<number> = writeInteger("u16", 0n, 0xffffn);
+const writeU32: Writer<number> = writeInteger("u32", 0n, 0xffffffffn);
+const writeU64 = writeInteger("u64", 0n, 0xffffffffffffffffn);
+const writeI8: Writer<number> = writeInteger("i8", -0x80n, 0x7fn);
+const writeI16: Writer<number> = writeInteger("i16", -0x8000n, 0x7fffn);
+const writeI32: Writer<number> = writeInteger("i32", -0x80000000n, 0x7fffffffn);
+const writeI64 = writeInteger("i64", -0x8000000000000000n, 0x7fffffffffffffffn);
+const writeAnyInt = writeInteger("MessagePack", -0x8000000000000000n, 0xffffffffffffffffn);
+const writeFloat: Writer<number> = (w, v, at) => (typeof v === "number" ? w.float(v) : fail(at, "a number", v));
+const writeF32: Writer<number> = (w, v, at) => {
+  if (typeof v !== "number") return fail(at, "a number", v);
+  if (Number.isFinite(v) && !Number.isFinite(Math.fround(v))) throw new Error(`${at}: ${v} is out of range for f32`);
+  w.float32(v);
+};
+const writeBool: Writer<boolean> = (w, v, at) => (typeof v === "boolean" ? w.bool(v) : fail(at, "a bool", v));
+const writeStr: Writer<string> = (w, v, at) => (typeof v === "string" ? w.str(v) : fail(at, "a string", v));
+const writeBytes: Writer<Uint8Array> = (w, v, at) => (v instanceof Uint8Array ? w.bytes(v) : fail(at, "bytes", v));
+const writeTimestamp: Writer<Date> = (w, v, at) =>
+  v instanceof Date && !Number.isNaN(v.getTime()) ? w.timestamp(v) : fail(at, "a valid Date", v);
 const writeAny: Writer<unknown> = (w, v) => w.any(v);
 
 function writeArray<T>(item: Writer<T>): Writer<T[]> {
-  return (w, v) => {
+  return (w, v, at) => {
+    if (!Array.isArray(v)) fail(at, "an array", v);
     w.array(v.length);
-    for (const x of v) item(w, x);
+    v.forEach((x, i) => item(w, x, `${at}[${i}]`));
   };
 }
 
 function writeOptional<T>(inner: Writer<T>): Writer<T | null> {
-  return (w, v) => (v === null ? w.nil() : inner(w, v));
+  return (w, v, at) => (v === null ? w.nil() : inner(w, v, at));
 }
 
-function writeMap<K, V>(key: Writer<K>, val: Writer<V>): Writer<Map<K, V>> {
-  return (w, v) => {
+type Compare<T> = (a: T, b: T) => number;
+
+const compareInt: Compare<Int> = (a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+const compareBool: Compare<boolean> = (a, b) => Number(a) - Number(b);
+
+/** By code point, as Rust orders strings (by their UTF-8). */
+function compareStr(a: string, b: string): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    let [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x === y) continue;
+    // UTF-16 puts the surrogates of code points past U+FFFF before
+    // U+E000..U+FFFF; code points put them after.
+    if (x >= 0xd800 && y >= 0xd800) [x, y] = [x >= 0xe000 ? x - 0x800 : x + 0x2000, y >= 0xe000 ? y - 0x800 : y + 0x2000];
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+function compareTuple(...items: Compare<never>[]): Compare<unknown[]> {
+  return (a, b) => {
+    for (let i = 0; i < items.length; i++) {
+      const order = (items[i] as Compare<unknown>)(a[i], b[i]);
+      if (order !== 0) return order;
+    }
+    return 0;
+  };
+}
+
+/** A map's entries, in key order when `compare` is given (as Rust's
+ * `BTreeMap` writes them), else in the `Map`'s order. */
+function writeMap<K, V>(key: Writer<K>, val: Writer<V>, compare: Compare<K> | undefined): Writer<Map<K, V>> {
+  return (w, v, at) => {
+    if (!(v instanceof Map)) fail(at, "a Map", v);
     w.map(v.size);
-    for (const [k, x] of v) {
-      key(w, k);
-      val(w, x);
+    const entries = compare === undefined ? [...v] : [...v].sort(([a], [b]) => compare(a, b));
+    for (const [k, x] of entries) {
+      key(w, k, `${at} key`);
+      val(w, x, `${at}[${String(k)}]`);
     }
   };
 }
@@ -276,7 +463,18 @@ type Entry = [Int, (w: MsgPackWriter) => void];
 /** A struct's entries (in field order) and its unknown fields (in tag
  * order after them), as a map or, when `array`, a tag-indexed array with
  * nil in the gaps. */
-function writeStruct(w: MsgPackWriter, entries: Entry[], unknown: UnknownFields | undefined, array: boolean): void {
+function writeStruct(
+  w: MsgPackWriter,
+  entries: Entry[],
+  unknown: UnknownFields | undefined,
+  array: boolean,
+  known: string[],
+  at: string,
+): void {
+  // Written back, an unknown field with a known tag would repeat a key.
+  for (const tag of unknown?.keys() ?? []) {
+    if (known.includes(BigInt(tag).toString())) throw new Error(`${at}: unknown field with tag ${tag}, the tag of a known field`);
+  }
   const rest: Entry[] = [...(unknown ?? new Map<Int, unknown>())]
     .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
     .map(([tag, value]) => [tag, (w) => w.any(value)]);
@@ -295,11 +493,11 @@ function writeStruct(w: MsgPackWriter, entries: Entry[], unknown: UnknownFields 
   for (let i = 0; i < len; i++) (byTag.get(i) ?? ((w: MsgPackWriter) => w.nil()))(w);
 }
 
-function sameBytes<T>(write: Writer<T>, a: T, b: T): boolean {
+function sameBytes<T>(write: Writer<T>, a: T, b: T, at: string): boolean {
   const x = new MsgPackWriter();
-  write(x, a);
+  write(x, a, at);
   const y = new MsgPackWriter();
-  write(y, b);
+  write(y, b, at);
   const [p, q] = [x.finish(), y.finish()];
   return p.length === q.length && p.every((byte, i) => byte === q[i]);
 }

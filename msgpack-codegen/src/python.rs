@@ -88,8 +88,8 @@ fn quote(text: &str) -> String {
 fn py_type(shape: &Shape) -> String {
     match shape {
         Shape::Bool => "bool".into(),
-        Shape::Int => "int".into(),
-        Shape::Float => "float".into(),
+        shape if shape.int_range().is_some() => "int".into(),
+        Shape::F32 | Shape::Float => "float".into(),
         Shape::Str => "str".into(),
         Shape::Bytes => "bytes".into(),
         Shape::Array(item) => format!("list[{}]", py_type(item)),
@@ -99,7 +99,7 @@ fn py_type(shape: &Shape) -> String {
             "tuple[{}]",
             items.iter().map(py_type).collect::<Vec<_>>().join(", ")
         ),
-        Shape::Timestamp => "msgpack.Timestamp".into(),
+        Shape::Timestamp => "_dt.datetime".into(),
         Shape::Named(name) => name.clone(),
         _ => "Any".into(),
     }
@@ -109,8 +109,9 @@ fn py_type(shape: &Shape) -> String {
 fn reader(shape: &Shape) -> String {
     match shape {
         Shape::Bool => "_bool".into(),
-        Shape::Int => "_int".into(),
-        Shape::Float => "_float".into(),
+        Shape::Int => "_any_int".into(),
+        shape if shape.int_range().is_some() => format!("_{shape}"),
+        Shape::F32 | Shape::Float => "_float".into(),
         Shape::Str => "_str".into(),
         Shape::Bytes => "_bytes".into(),
         Shape::Timestamp => "_timestamp".into(),
@@ -126,19 +127,38 @@ fn reader(shape: &Shape) -> String {
     }
 }
 
-/// An expression of type `Writer[T]`.
+/// An expression of type `Writer[T]`: it checks what the readers check.
 fn writer(shape: &Shape) -> String {
     match shape {
-        Shape::Float => "_w_float".into(),
+        Shape::F32 => "_w_f32".into(),
+        Shape::Timestamp => "_w_timestamp".into(),
+        Shape::Value | Shape::Other(_) => "_w".into(),
         Shape::Array(item) => format!("_w_list({})", writer(item)),
-        Shape::Map(key, value) => format!("_w_dict({}, {})", writer(key), writer(value)),
+        Shape::Map(key, value) => format!(
+            "_w_dict({}, {}, {})",
+            writer(key),
+            writer(value),
+            if ordered(key) { "True" } else { "False" }
+        ),
         Shape::Optional(inner) => format!("_w_optional({})", writer(inner)),
         Shape::Tuple(items) => format!(
             "_w_tuple({})",
             items.iter().map(writer).collect::<Vec<_>>().join(", ")
         ),
-        Shape::Named(_) => "_w_msgpack".into(),
-        _ => "_w".into(),
+        Shape::Named(name) => format!("_w_named({name})"),
+        // The readers of the other shapes check what writing needs.
+        _ => reader(shape),
+    }
+}
+
+/// Whether Rust's `BTreeMap` orders keys of `shape` as Python's `sorted`
+/// does: integers, strings (by code point, as by their UTF-8), bytes,
+/// bools and tuples of them.
+fn ordered(shape: &Shape) -> bool {
+    match shape {
+        Shape::Bool | Shape::Str | Shape::Bytes => true,
+        Shape::Tuple(items) => items.iter().all(ordered),
+        shape => shape.int_range().is_some(),
     }
 }
 
@@ -153,8 +173,8 @@ fn fallback(field: &FieldDef, at: &str) -> Option<String> {
     }
     Some(match &field.shape {
         Shape::Bool => "False".into(),
-        Shape::Int => "0".into(),
-        Shape::Float => "0.0".into(),
+        shape if shape.int_range().is_some() => "0".into(),
+        Shape::F32 | Shape::Float => "0.0".into(),
         Shape::Str => "\"\"".into(),
         Shape::Bytes => "b\"\"".into(),
         Shape::Array(_) => "[]".into(),
@@ -222,7 +242,7 @@ fn struct_body(
                 None => {
                     let _ = writeln!(out, "    {attr}: {ty}");
                     args.push(format!(
-                        "{attr}=_required(fields, {tag}, {}, {read}, at)",
+                        "{attr}=_defaulted(fields, {tag}, {read}, {at}, lambda: _no_default(at, {}, {tag}))",
                         quote(&field.name)
                     ));
                 }
@@ -234,11 +254,7 @@ fn struct_body(
             out,
             "    {UNKNOWN}: dict[int, Any] = field(default_factory=dict)"
         );
-        let known: Vec<String> = fields.iter().map(|f| f.tag.to_string()).collect();
-        let known = match known.len() {
-            1 => format!("({},)", known[0]),
-            _ => format!("({})", known.join(", ")),
-        };
+        let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
         args.push(format!("{UNKNOWN}=_unknown(fields, {known})"));
     }
     let _ = writeln!(out, "\n    @staticmethod");
@@ -257,13 +273,18 @@ fn struct_body(
             args.join(",\n            ")
         );
     }
-    let _ = writeln!(out, "\n    def {to}(self) -> Any:");
+    let _ = writeln!(
+        out,
+        "\n    def {to}(self, at: str = {}) -> Any:",
+        quote(name)
+    );
     let _ = writeln!(out, "        entries: list[tuple[int, Any]] = []");
     for field in fields {
         let attr = attribute(name, &field.name)?;
         let write = writer(member_shape(field));
         let tag = field.tag;
-        let push = format!("entries.append(({tag}, {write}(self.{attr})))");
+        let at = format!("f\"{{at}}.{}\"", field.name);
+        let push = format!("entries.append(({tag}, {write}(self.{attr}, {at})))");
         if field.presence == Presence::Optional {
             let _ = writeln!(
                 out,
@@ -275,7 +296,7 @@ fn struct_body(
         ) {
             let _ = writeln!(
                 out,
-                "        if {write}(self.{attr}) != {write}({value}):\n            {push}"
+                "        if {write}(self.{attr}, {at}) != {write}({value}, {at}):\n            {push}"
             );
         } else {
             let _ = writeln!(out, "        {push}");
@@ -286,7 +307,11 @@ fn struct_body(
     } else {
         "{}".into()
     };
-    let _ = writeln!(out, "        return _struct(entries, {unknown}, {array})");
+    let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
+    let _ = writeln!(
+        out,
+        "        return _struct(entries, {unknown}, {array}, {known}, at)"
+    );
     Ok(())
 }
 
@@ -310,7 +335,8 @@ fn unit_struct(out: &mut String, name: &str) {
     let _ = writeln!(out, "        return {name}()");
     let _ = writeln!(
         out,
-        "\n    def to_msgpack(self) -> Any:\n        return None"
+        "\n    def to_msgpack(self, at: str = {}) -> Any:\n        return None",
+        quote(name)
     );
 }
 
@@ -345,7 +371,8 @@ fn unit_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
     }
     let _ = writeln!(
         out,
-        "\n    def to_msgpack(self) -> Any:\n        return self.value"
+        "\n    def to_msgpack(self, at: str = {}) -> Any:\n        return self.value",
+        quote(name)
     );
     Ok(())
 }
@@ -402,7 +429,8 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
     }
     let _ = writeln!(
         out,
-        "\n    def to_msgpack(self) -> Any:\n        raise NotImplementedError"
+        "\n    def to_msgpack(self, at: str = {}) -> Any:\n        raise NotImplementedError",
+        quote(name)
     );
     for variant in variants {
         let class = class(variant);
@@ -413,7 +441,8 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
                 let _ = writeln!(out, "@dataclass\nclass {class}({name}):");
                 let _ = writeln!(
                     out,
-                    "    def to_msgpack(self) -> Any:\n        return {tag}"
+                    "    def to_msgpack(self, at: str = {}) -> Any:\n        return {tag}",
+                    quote(name)
                 );
             }
             Payload::Newtype(shape) => {
@@ -424,8 +453,10 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
                 );
                 let _ = writeln!(
                     out,
-                    "\n    def to_msgpack(self) -> Any:\n        return {{{tag}: {}(self.value)}}",
-                    writer(shape)
+                    "\n    def to_msgpack(self, at: str = {}) -> Any:\n        return {{{tag}: {}(self.value, {})}}",
+                    quote(name),
+                    writer(shape),
+                    variant_at(variant)
                 );
             }
             Payload::Tuple(shapes) => {
@@ -437,8 +468,10 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
                 );
                 let _ = writeln!(
                     out,
-                    "\n    def to_msgpack(self) -> Any:\n        return {{{tag}: {}(self.value)}}",
-                    writer(&shape)
+                    "\n    def to_msgpack(self, at: str = {}) -> Any:\n        return {{{tag}: {}(self.value, {})}}",
+                    quote(name),
+                    writer(&shape),
+                    variant_at(variant)
                 );
             }
             Payload::Struct(fields) => {
@@ -452,9 +485,28 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
                     "from_payload",
                     "payload_msgpack",
                 )?;
-                let _ = writeln!(out, "\n    def to_msgpack(self) -> Any:\n        return {{{tag}: self.payload_msgpack()}}");
+                let _ = writeln!(
+                    out,
+                    "\n    def to_msgpack(self, at: str = {}) -> Any:\n        return {{{tag}: self.payload_msgpack({})}}",
+                    quote(name),
+                    variant_at(variant)
+                );
             }
         }
     }
     Ok(())
+}
+
+/// The path of a variant's payload, as an f-string of `at`.
+fn variant_at(variant: &VariantDef) -> String {
+    format!("f\"{{at}}.{}\"", variant.name)
+}
+
+/// A Python tuple of `items`.
+fn python_tuple(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
 }

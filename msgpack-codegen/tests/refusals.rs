@@ -59,7 +59,7 @@ fn python_renames_keywords_and_refuses_names_that_are_no_identifiers() {
         "{python}"
     );
     assert!(
-        python.contains("from_=_required(fields, 1, \"from\", _int, at)"),
+        python.contains("from_=_required(fields, 1, \"from\", _any_int, at)"),
         "{python}"
     );
 

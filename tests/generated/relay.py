@@ -1,11 +1,17 @@
 """Reads the values Rust wrote with the generated readers and writes them
-back; then writes values built here. Run by tests/tests/codegen/cross.rs:
-python3 relay.py IN OUT, each line of IN and OUT `kind hex` (or, for a
-value that fails to read, `kind !message`)."""
+back; then writes values built here (built.py). Run by
+tests/tests/codegen/cross.rs: python3 relay.py IN OUT COUNT SEED, each line
+of IN and OUT `kind hex` (or, for a value that fails, `kind !message`)."""
 
+import copy
+import datetime
+import pickle
 import sys
 from typing import Callable
 
+import msgpack  # type: ignore[import-untyped]
+
+from built import built
 from golden import everything
 from golden import profile_v1 as v1
 from golden import profile_v2 as v2
@@ -44,14 +50,34 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "v1_by_v2": relay_v2,
     "status": relay_status,
     "figure": relay_figure,
+    "plain_v1": relay_v1,
     "error_v1": relay_v1,
+    "error_range": relay_figure,
+    "error_time": relay_everything,
     "error_level": relay_level,
     "error_figure": relay_figure,
 }
 
 
+def check_prelude() -> None:
+    """What the relays do not show of the prelude: `NanoDatetime` compares,
+    hashes, orders, copies and pickles with its nanoseconds."""
+    utc = datetime.timezone.utc
+    base = datetime.datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=utc)
+    one, two = everything.NanoDatetime.of(base, 1), everything.NanoDatetime.of(base, 2)
+    assert one != two and one < two and two > one and one <= two and not two <= one
+    assert everything.NanoDatetime.of(base) == base and hash(everything.NanoDatetime.of(base)) == hash(base)
+    assert base < one and one > base and base != one
+    assert len({one, two, everything.NanoDatetime.of(base, 1)}) == 2
+    assert pickle.loads(pickle.dumps(two)) == two and copy.deepcopy(two) == two
+    assert repr(two).endswith(", nanosecond=2)"), repr(two)
+    assert everything._w_timestamp(two, "at") == msgpack.Timestamp(1714979289, 123456002)
+    assert everything.packb(everything.F32(1.5)) == b"\xca\x3f\xc0\x00\x00"
+
+
 def main() -> None:
-    source, target = sys.argv[1], sys.argv[2]
+    check_prelude()
+    source, target, count, seed = sys.argv[1:5]
     lines = []
     with open(source) as file:
         for line in file.read().splitlines():
@@ -62,12 +88,21 @@ def main() -> None:
                 except ValueError as error:
                     # Rust checks the message: "!" and the error's text.
                     lines.append(f"{kind} !{error}")
-    point = everything.Point(x=1, y=-2, z=3)
-    lines.append(f"built_point {everything.packb(point.to_msgpack()).hex()}")
-    profile = v2.Profile(id=2**60 + 1, name="Ada", email="ada@example.com", visits=3)
-    lines.append(f"built_profile {v2.packb(profile.to_msgpack()).hex()}")
-    lines.append(f"built_status {everything.packb(everything.Status.on_hold.to_msgpack()).hex()}")
-    with open(target, "w") as file:
+    lines.extend(built(int(count), int(seed)))
+    # What the writers refuse, each a line `kind !message`.
+    refused: list[tuple[str, Callable[[], bytes]]] = [
+        ("built_error_range", lambda: everything.packb(everything.FigurePolygon(sides=300).to_msgpack())),
+        (
+            "built_error_known",
+            lambda: everything.packb(everything.Point(x=1, y=2, unknown_fields={1: "again"}).to_msgpack()),
+        ),
+    ]
+    for kind, write in refused:
+        try:
+            lines.append(f"{kind} {write().hex()}")
+        except ValueError as error:
+            lines.append(f"{kind} !{error}")
+    with open(target, "w", encoding="utf-8") as file:
         file.write("\n".join(lines) + "\n")
 
 

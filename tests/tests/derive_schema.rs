@@ -136,7 +136,7 @@ const SHOP_SCHEMA: &str = r#"{
         {
           "name": "quantity",
           "tag": 1,
-          "shape": "int",
+          "shape": "u32",
           "presence": "default",
           "omit_default": true,
           "default": "00"
@@ -146,7 +146,7 @@ const SHOP_SCHEMA: &str = r#"{
           "tag": 2,
           "shape": {
             "tuple": [
-              "int",
+              "i64",
               "bool"
             ]
           },
@@ -163,7 +163,7 @@ const SHOP_SCHEMA: &str = r#"{
         {
           "name": "id",
           "tag": 1,
-          "shape": "int",
+          "shape": "u64",
           "presence": "required"
         },
         {
@@ -195,7 +195,7 @@ const SHOP_SCHEMA: &str = r#"{
         {
           "name": "priority",
           "tag": 5,
-          "shape": "int",
+          "shape": "u8",
           "presence": "default",
           "default": "05"
         },
@@ -289,9 +289,9 @@ const SHOP_SCHEMA: &str = r#"{
           "tag": 4,
           "payload": {
             "tuple": [
-              "int",
+              "u8",
               {
-                "array": "float"
+                "array": "f32"
               }
             ]
           }
@@ -630,13 +630,13 @@ fn a_tag_reused_with_another_type_is_breaking() {
         report.breaking,
         [(
             "Item".to_string(),
-            "tag 4 reused with another type: field `note` was str, field `note_count` is int"
+            "tag 4 reused with another type: field `note` was str, field `note_count` is u32"
                 .to_string()
         )]
     );
     assert_eq!(
         report.to_string(),
-        "Item: tag 4 reused with another type: field `note` was str, field `note_count` is int\n"
+        "Item: tag 4 reused with another type: field `note` was str, field `note_count` is u32\n"
     );
 }
 
@@ -689,12 +689,12 @@ fn a_struct_turned_enum_is_breaking() {
 fn every_breaking_change_is_reported_a_line_each() {
     assert_eq!(
         compare::<base::Item, rewritten::Item>().to_string(),
-        "Item: tag 1 reused with another type: field `id` was int, field `id` is str\n\
+        "Item: tag 1 reused with another type: field `id` was u64, field `id` is str\n\
          Item: field `name` (tag 2) was removed without reserving its tag: \
          reserve it with #[msgpack(reserved(2))]\n\
          Item: field `note` (tag 4) turned required, but older writers may leave it out\n\
          Kind: variant `Loose` changed tag from 1 to 3\n\
-         Kind::Boxed: tag 1 reused with another type: field `size` was int, field `size` is float\n\
+         Kind::Boxed: tag 1 reused with another type: field `size` was u8, field `size` is f32\n\
          Kind::Boxed: new field `weight` (tag 2) is required, but older writers do not send it\n"
     );
 }
@@ -748,4 +748,117 @@ fn removing_or_loosening_a_required_field_breaks_old_readers() {
         .err()
         .unwrap();
     assert_eq!(error.to_string(), "missing field `id` (tag 1) at offset 0");
+}
+
+mod widths_v1 {
+    #[derive(msgpack_serde::MsgPack)]
+    pub struct Reading {
+        #[msgpack(tag = 1)]
+        pub count: u8,
+        #[msgpack(tag = 2)]
+        pub value: f32,
+    }
+}
+
+mod widths_v2 {
+    #[derive(msgpack_serde::MsgPack)]
+    pub struct Reading {
+        #[msgpack(tag = 1)]
+        pub count: u64,
+        #[msgpack(tag = 2)]
+        pub value: f64,
+    }
+}
+
+#[test]
+fn integer_ranges_and_float_widths_are_recorded_and_read_each_other() {
+    let doc = widths_v1::Reading::schema();
+    let json = serde_json::to_string(&doc.types["Reading"]).unwrap();
+    assert!(
+        json.contains(r#""shape":"u8""#) && json.contains(r#""shape":"f32""#),
+        "{json}"
+    );
+    // Each width reads the others' bytes: a change of width is not judged.
+    assert!(check_compatible(&doc, &widths_v2::Reading::schema()).is_compatible());
+    // A document committed before ranges were recorded says `int` and
+    // `float`: still compatible with the new description.
+    let old = json
+        .replace(r#""u8""#, r#""int""#)
+        .replace(r#""f32""#, r#""float""#);
+    let old = SchemaDocument {
+        root: "Reading".into(),
+        types: [("Reading".to_string(), serde_json::from_str(&old).unwrap())].into(),
+    };
+    assert!(check_compatible(&old, &doc).is_compatible());
+    assert!(check_compatible(&doc, &old).is_compatible());
+}
+
+/// Defaults the derive writes into the document for other languages.
+mod defaults {
+    use std::marker::PhantomData;
+
+    use msgpack_serde::MsgPack;
+
+    pub fn three() -> u16 {
+        3
+    }
+
+    /// Writes a `u16` with its bytes swapped.
+    pub mod swapped {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(value: &u16, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_u16(value.swap_bytes())
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u16, D::Error> {
+            u16::deserialize(deserializer).map(u16::swap_bytes)
+        }
+    }
+
+    #[derive(MsgPack)]
+    pub struct Page<T> {
+        /// Of a type without the parameter: its default is known.
+        #[msgpack(tag = 1, default = "three")]
+        pub size: u16,
+        /// Of a type with it: not known.
+        #[msgpack(tag = 2, default)]
+        pub items: Vec<T>,
+        #[msgpack(skip)]
+        pub marker: PhantomData<T>,
+    }
+
+    #[derive(MsgPack)]
+    pub struct Swapped {
+        /// Through the `with` module: 3 as 0x0300.
+        #[msgpack(tag = 1, default = "three", with = "swapped")]
+        pub size: u16,
+        #[msgpack(tag = 2, default, with = "swapped")]
+        pub zero: u16,
+    }
+}
+
+#[test]
+fn defaults_of_generic_types_and_with_fields_are_in_the_document() {
+    use msgpack_serde::schema::TypeDef;
+
+    let defaults = |doc: SchemaDocument, name: &str| -> Vec<Option<Vec<u8>>> {
+        let TypeDef::Struct { fields, .. } = &doc.types[name] else {
+            panic!("not a struct")
+        };
+        fields.iter().map(|field| field.default.clone()).collect()
+    };
+    assert_eq!(
+        defaults(defaults::Page::<String>::schema(), "Page"),
+        [Some(vec![0x03]), None]
+    );
+    assert_eq!(
+        defaults(defaults::Swapped::schema(), "Swapped"),
+        [Some(vec![0xcd, 0x03, 0x00]), Some(vec![0x00])]
+    );
+    // What the document says is what Rust reads for an absent field.
+    let empty: defaults::Swapped = msgpack_serde::from_slice(&[0x80]).unwrap();
+    assert_eq!((empty.size, empty.zero), (3, 0));
+    let written = msgpack_serde::to_vec(&defaults::Swapped { size: 3, zero: 0 }).unwrap();
+    assert_eq!(written, [0x82, 0x01, 0xcd, 0x03, 0x00, 0x02, 0x00]);
 }

@@ -115,13 +115,14 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
 }
 
 /// The expression of a `default` field's default as MessagePack bytes:
-/// what a reader in another language takes for it when absent. Left
-/// `None` where the derive cannot name it in the schema impl: a type with
-/// parameters (whose impl has no `Serialize` or `Default` bounds) and a
-/// field written through `with`.
+/// what a reader in another language takes for it when absent, written
+/// through the field's `with` module when it has one. Left `None` where
+/// the schema impl cannot name the value: a field type that mentions the
+/// type's parameters (the impl has no `Serialize` or `Default` bounds on
+/// them), or `Self` through `with` (named in an item of its own).
 fn default_bytes(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
     let krate = &cont.attrs.crate_path;
-    if !cont.generics.params.is_empty() || field.attrs.with.is_some() {
+    if mentions_generics(field.ty, cont.generics, field.attrs.with.is_some()) {
         return quote!(#krate::__private::None);
     }
     // The same expressions, spanned at the type, as the `Deserialize`
@@ -136,5 +137,65 @@ fn default_bytes(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
         }
         _ => quote_spanned!(span=> <#ty as #private::Default>::default()),
     };
-    quote!(#private::default_bytes::<#ty>(#value))
+    let Some(with) = &field.attrs.with else {
+        return quote!(#private::default_bytes::<#ty>(#value));
+    };
+    quote! {{
+        struct __DefaultWith(#ty);
+        impl #private::serde::Serialize for __DefaultWith {
+            fn serialize<__S>(&self, __s: __S) -> #private::Result<__S::Ok, __S::Error>
+            where
+                __S: #private::serde::Serializer,
+            {
+                #with::serialize(&self.0, __s)
+            }
+        }
+        #private::default_bytes::<__DefaultWith>(__DefaultWith(#value))
+    }}
+}
+
+/// Whether `ty` names one of `generics`' parameters, or `Self` when
+/// `or_self`.
+fn mentions_generics(ty: &syn::Type, generics: &syn::Generics, or_self: bool) -> bool {
+    use proc_macro2::TokenTree;
+    use quote::ToTokens;
+
+    fn walk(tokens: TokenStream, names: &[String], after_quote: bool) -> bool {
+        let mut quote = after_quote;
+        for token in tokens {
+            match token {
+                TokenTree::Group(group) => {
+                    if walk(group.stream(), names, false) {
+                        return true;
+                    }
+                    quote = false;
+                }
+                TokenTree::Ident(ident) => {
+                    let name = ident.to_string();
+                    let name = if quote { format!("'{name}") } else { name };
+                    if names.contains(&name) {
+                        return true;
+                    }
+                    quote = false;
+                }
+                TokenTree::Punct(punct) => quote = punct.as_char() == '\'',
+                TokenTree::Literal(_) => quote = false,
+            }
+        }
+        false
+    }
+
+    let mut names: Vec<String> = generics
+        .params
+        .iter()
+        .map(|param| match param {
+            syn::GenericParam::Type(param) => param.ident.to_string(),
+            syn::GenericParam::Lifetime(param) => param.lifetime.to_string(),
+            syn::GenericParam::Const(param) => param.ident.to_string(),
+        })
+        .collect();
+    if or_self {
+        names.push("Self".into());
+    }
+    walk(ty.to_token_stream(), &names, false)
 }

@@ -21,7 +21,7 @@ use super::{FieldDef, Payload, Presence, SchemaDocument, Shape, TypeDef, Variant
 /// }
 ///
 /// let report = check_compatible(&v1::User::schema(), &v2::User::schema());
-/// let reason = "tag 1 reused with another type: field `id` was int, field `id` is str";
+/// let reason = "tag 1 reused with another type: field `id` was u64, field `id` is str";
 /// assert_eq!(report.breaking, [("User".to_string(), reason.to_string())]);
 /// assert_eq!(report.to_string(), format!("User: {reason}\n"));
 /// ```
@@ -156,6 +156,30 @@ fn unwrap_optional(shape: &Shape) -> &Shape {
     }
 }
 
+/// The shape as the wire tells it: integers of every range as `int`
+/// and floats of both widths as `float`, since each reads the others'
+/// bytes (a range that narrows is not judged here), and documents
+/// written before ranges were recorded say `int` and `float`.
+fn wire(shape: &Shape) -> Shape {
+    match shape {
+        shape if shape.int_range().is_some() => Shape::Int,
+        Shape::F32 => Shape::Float,
+        Shape::Array(item) => Shape::Array(Box::new(wire(item))),
+        Shape::Optional(item) => Shape::Optional(Box::new(wire(item))),
+        Shape::Map(key, value) => Shape::Map(Box::new(wire(key)), Box::new(wire(value))),
+        Shape::Tuple(items) => Shape::Tuple(items.iter().map(wire).collect()),
+        other => other.clone(),
+    }
+}
+
+fn wire_payload(payload: &Payload) -> Payload {
+    match payload {
+        Payload::Newtype(shape) => Payload::Newtype(wire(shape)),
+        Payload::Tuple(shapes) => Payload::Tuple(shapes.iter().map(wire).collect()),
+        other => other.clone(),
+    }
+}
+
 fn check_fields(
     report: &mut CompatibilityReport,
     ty: &str,
@@ -167,7 +191,7 @@ fn check_fields(
         match new.iter().find(|f| f.tag == old_field.tag) {
             Some(new_field) => {
                 let (old_shape, new_shape) = (unwrap_optional(&old_field.shape), unwrap_optional(&new_field.shape));
-                if old_shape != new_shape {
+                if wire(old_shape) != wire(new_shape) {
                     report.push(
                         ty,
                         format!(
@@ -251,13 +275,17 @@ fn check_variants(
                     let scope = format!("{ty}::{}", new_variant.name);
                     check_fields(report, &scope, old_fields, new_fields, &[]);
                 }
-                (old_payload, new_payload) if old_payload != new_payload => report.push(
-                    ty,
-                    format!(
-                        "tag {} reused with another payload: variant `{}` became `{}`",
-                        old_variant.tag, old_variant.name, new_variant.name
-                    ),
-                ),
+                (old_payload, new_payload)
+                    if wire_payload(old_payload) != wire_payload(new_payload) =>
+                {
+                    report.push(
+                        ty,
+                        format!(
+                            "tag {} reused with another payload: variant `{}` became `{}`",
+                            old_variant.tag, old_variant.name, new_variant.name
+                        ),
+                    )
+                }
                 _ => {}
             },
             None if !is_reserved(reserved, old_variant.tag) => report.push(

@@ -36,7 +36,7 @@ pub trait Describe {
     ///
     /// let mut registry = Registry::default();
     /// assert_eq!(<Vec<String>>::shape(&mut registry).to_string(), "[str]");
-    /// assert_eq!(<Option<u64>>::shape(&mut registry).to_string(), "int?");
+    /// assert_eq!(<Option<u64>>::shape(&mut registry).to_string(), "u64?");
     /// ```
     fn shape(registry: &mut Registry) -> Shape;
 }
@@ -52,8 +52,19 @@ macro_rules! describe {
 }
 
 describe!(Shape::Bool => bool);
-describe!(Shape::Int => u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
-describe!(Shape::Float => f32, f64);
+describe!(Shape::U8 => u8);
+describe!(Shape::U16 => u16);
+describe!(Shape::U32 => u32);
+describe!(Shape::U64 => u64);
+describe!(Shape::I8 => i8);
+describe!(Shape::I16 => i16);
+describe!(Shape::I32 => i32);
+describe!(Shape::I64 => i64);
+describe!(Shape::Int => u128, i128);
+describe!(if usize::BITS == 32 { Shape::U32 } else { Shape::U64 } => usize);
+describe!(if isize::BITS == 32 { Shape::I32 } else { Shape::I64 } => isize);
+describe!(Shape::F32 => f32);
+describe!(Shape::Float => f64);
 describe!(Shape::Str => String, str, char);
 describe!(Shape::Value => crate::Value);
 describe!(Shape::Timestamp => crate::Timestamp);

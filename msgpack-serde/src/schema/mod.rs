@@ -59,7 +59,7 @@ pub use describe::Describe;
 /// assert_eq!(doc.root, "Point");
 /// assert_eq!(
 ///     serde_json::to_string(&doc.types["Point"]).unwrap(),
-///     r#"{"kind":"struct","layout":"map","fields":[{"name":"x","tag":1,"shape":"int","presence":"required"},{"name":"y","tag":2,"shape":{"optional":"int"},"presence":"optional"}]}"#
+///     r#"{"kind":"struct","layout":"map","fields":[{"name":"x","tag":1,"shape":"i32","presence":"required"},{"name":"y","tag":2,"shape":{"optional":"i32"},"presence":"optional"}]}"#
 /// );
 /// ```
 pub trait Schema {
@@ -137,7 +137,7 @@ pub trait Schema {
 /// let json = serde_json::to_string(&Point::schema()).unwrap();
 /// assert_eq!(
 ///     json,
-///     r#"{"root":"Point","types":{"Point":{"kind":"struct","layout":"map","fields":[{"name":"x","tag":1,"shape":"int","presence":"required"}]}}}"#
+///     r#"{"root":"Point","types":{"Point":{"kind":"struct","layout":"map","fields":[{"name":"x","tag":1,"shape":"i32","presence":"required"}]}}}"#
 /// );
 /// let committed: SchemaDocument = serde_json::from_str(&json).unwrap();
 /// assert!(check_compatible(&committed, &Point::schema()).is_compatible());
@@ -400,27 +400,49 @@ pub enum Payload {
     Struct(Vec<FieldDef>),
 }
 
-/// The shape of a field's type, as far as the wire is concerned: all
-/// integer widths are `int`, all string types `str`.
+/// The shape of a field's type, as far as the wire is concerned: an
+/// integer with its range (`u8` ... `i64`), a float with its width, all
+/// string types `str`.
 ///
 /// ```
 /// use msgpack_serde::schema::{Describe, Registry, Shape};
 /// use std::collections::HashMap;
 ///
 /// let shape = <Option<Vec<u8>>>::shape(&mut Registry::default());
-/// assert_eq!(shape, Shape::Optional(Box::new(Shape::Array(Box::new(Shape::Int)))));
-/// assert_eq!(shape.to_string(), "[int]?");
-/// let shape = <HashMap<String, (bool, f32)>>::shape(&mut Registry::default());
-/// assert_eq!(shape.to_string(), "{str: (bool, float)}");
+/// assert_eq!(shape, Shape::Optional(Box::new(Shape::Array(Box::new(Shape::U8)))));
+/// assert_eq!(shape.to_string(), "[u8]?");
+/// let shape = <HashMap<String, (bool, f32, f64)>>::shape(&mut Registry::default());
+/// assert_eq!(shape.to_string(), "{str: (bool, f32, float)}");
+/// assert_eq!(serde_json::to_string(&Shape::I16).unwrap(), r#""i16""#);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Shape {
     /// `bool`
     Bool,
-    /// any integer type
+    /// `u8`
+    U8,
+    /// `u16`
+    U16,
+    /// `u32` (and `usize` where it has 32 bits)
+    U32,
+    /// `u64`, `usize`
+    U64,
+    /// `i8`
+    I8,
+    /// `i16`
+    I16,
+    /// `i32` (and `isize` where it has 32 bits)
+    I32,
+    /// `i64`, `isize`
+    I64,
+    /// An integer of any range MessagePack holds: `u128`, `i128`, and
+    /// every integer in documents written before ranges were recorded.
     Int,
-    /// `f32`, `f64`
+    /// `f32`: float 32 on the wire
+    F32,
+    /// `f64`: float 64 on the wire (and `f32` in documents written before
+    /// widths were recorded)
     Float,
     /// `String`, `&str`, `char`, ...
     Str,
@@ -444,11 +466,47 @@ pub enum Shape {
     Other(String),
 }
 
+impl Shape {
+    /// The least and greatest value of an integer shape; `None` for the
+    /// other shapes.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::Shape;
+    ///
+    /// assert_eq!(Shape::U8.int_range(), Some((0, 255)));
+    /// assert_eq!(Shape::Int.int_range(), Some((i64::MIN.into(), u64::MAX.into())));
+    /// assert_eq!(Shape::Str.int_range(), None);
+    /// ```
+    pub fn int_range(&self) -> Option<(i128, i128)> {
+        Some(match self {
+            Shape::U8 => (0, u8::MAX.into()),
+            Shape::U16 => (0, u16::MAX.into()),
+            Shape::U32 => (0, u32::MAX.into()),
+            Shape::U64 => (0, u64::MAX.into()),
+            Shape::I8 => (i8::MIN.into(), i8::MAX.into()),
+            Shape::I16 => (i16::MIN.into(), i16::MAX.into()),
+            Shape::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Shape::I64 => (i64::MIN.into(), i64::MAX.into()),
+            Shape::Int => (i64::MIN.into(), u64::MAX.into()),
+            _ => return None,
+        })
+    }
+}
+
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Shape::Bool => f.write_str("bool"),
+            Shape::U8 => f.write_str("u8"),
+            Shape::U16 => f.write_str("u16"),
+            Shape::U32 => f.write_str("u32"),
+            Shape::U64 => f.write_str("u64"),
+            Shape::I8 => f.write_str("i8"),
+            Shape::I16 => f.write_str("i16"),
+            Shape::I32 => f.write_str("i32"),
+            Shape::I64 => f.write_str("i64"),
             Shape::Int => f.write_str("int"),
+            Shape::F32 => f.write_str("f32"),
             Shape::Float => f.write_str("float"),
             Shape::Str => f.write_str("str"),
             Shape::Bytes => f.write_str("bytes"),

@@ -2,7 +2,9 @@
 # Read with `X.from_msgpack(unpackb(data))`, write with `packb(x.to_msgpack())`.
 from __future__ import annotations
 
+import datetime as _dt
 import enum
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
@@ -13,7 +15,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 Reader = Callable[[Any, str], T]
-Writer = Callable[[T], Any]
+Writer = Callable[[T, str], Any]
 
 
 def unpackb(data: bytes) -> Any:
@@ -23,10 +25,117 @@ def unpackb(data: bytes) -> Any:
     return msgpack.unpackb(data, strict_map_key=False, use_list=False)
 
 
+class F32(float):
+    """A float that `packb` writes as float 32, as Rust writes an `f32`."""
+
+
 def packb(obj: Any) -> bytes:
-    """Writes what `to_msgpack` returns."""
-    result: bytes = msgpack.packb(obj)
-    return result
+    """Writes what `to_msgpack` returns, as Rust writes it: as
+    `msgpack.packb` does, except an `F32` as float 32."""
+    out = bytearray()
+    _pack(obj, out, msgpack.Packer())
+    return bytes(out)
+
+
+def _pack(obj: Any, out: bytearray, packer: Any) -> None:
+    if isinstance(obj, F32):
+        out += struct.pack(">Bf", 0xCA, obj)
+    elif isinstance(obj, dict):
+        out += _header(len(obj), 0x80, 0xDE)
+        for key, value in obj.items():
+            _pack(key, out, packer)
+            _pack(value, out, packer)
+    elif isinstance(obj, (list, tuple)):
+        out += _header(len(obj), 0x90, 0xDC)
+        for value in obj:
+            _pack(value, out, packer)
+    else:
+        out += packer.pack(obj)
+
+
+def _header(length: int, fix: int, wide: int) -> bytes:
+    if length < 16:
+        return bytes([fix | length])
+    if length < 0x10000:
+        return struct.pack(">BH", wide, length)
+    return struct.pack(">BI", wide + 1, length)
+
+
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+class NanoDatetime(_dt.datetime):
+    """A `datetime` that keeps the nanoseconds of a MessagePack timestamp
+    past its microseconds (`nanosecond`, 0 to 999), so that it writes back
+    exactly: what the readers give for a timestamp, in UTC. It compares
+    and hashes with its nanoseconds; arithmetic gives microseconds, as
+    `timedelta` holds no more. A timestamp field takes any `datetime`
+    with a timezone (a plain one has `nanosecond` 0)."""
+
+    nanosecond: int
+
+    def __new__(cls, *args: Any, nanosecond: int = 0, **kwargs: Any) -> NanoDatetime:
+        if not 0 <= nanosecond <= 999:
+            raise ValueError(f"nanosecond must be in 0..999, not {nanosecond}")
+        self = super().__new__(cls, *args, **kwargs)
+        self.nanosecond = nanosecond
+        return self
+
+    @staticmethod
+    def of(moment: _dt.datetime, nanosecond: int = 0) -> NanoDatetime:
+        """`moment` with `nanosecond` nanoseconds past its microseconds."""
+        return NanoDatetime(
+            moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second,
+            moment.microsecond, moment.tzinfo, fold=moment.fold, nanosecond=nanosecond,
+        )
+
+    def _order(self, other: object) -> int | None:
+        if not isinstance(other, _dt.datetime):
+            return None
+        if _dt.datetime.__eq__(self, other):
+            theirs = other.nanosecond if isinstance(other, NanoDatetime) else 0
+            return (self.nanosecond > theirs) - (self.nanosecond < theirs)
+        return -1 if _dt.datetime.__lt__(self, other) else 1
+
+    def __eq__(self, other: object) -> bool:
+        order = self._order(other)
+        return NotImplemented if order is None else order == 0
+
+    def __ne__(self, other: object) -> bool:
+        order = self._order(other)
+        return NotImplemented if order is None else order != 0
+
+    def __lt__(self, other: _dt.date) -> bool:
+        order = self._order(other)
+        return NotImplemented if order is None else order < 0
+
+    def __le__(self, other: _dt.date) -> bool:
+        order = self._order(other)
+        return NotImplemented if order is None else order <= 0
+
+    def __gt__(self, other: _dt.date) -> bool:
+        order = self._order(other)
+        return NotImplemented if order is None else order > 0
+
+    def __ge__(self, other: _dt.date) -> bool:
+        order = self._order(other)
+        return NotImplemented if order is None else order >= 0
+
+    def __hash__(self) -> int:
+        base = _dt.datetime.__hash__(self)
+        return base if self.nanosecond == 0 else hash((base, self.nanosecond))
+
+    def __repr__(self) -> str:
+        return f"{_dt.datetime.__repr__(self)[:-1]}, nanosecond={self.nanosecond})"
+
+    def __copy__(self) -> NanoDatetime:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> NanoDatetime:
+        return self
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (NanoDatetime.of, (_dt.datetime.fromisoformat(self.isoformat()), self.nanosecond))
 
 
 def _fail(at: str, expected: str, value: Any) -> Any:
@@ -37,6 +146,29 @@ def _int(value: Any, at: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     return _fail(at, "an integer", value)  # type: ignore[no-any-return]
+
+
+def _ranged(name: str, low: int, high: int) -> Reader[int]:
+    """Reads, and checks before writing, an integer of `name`'s range."""
+
+    def check(value: Any, at: str) -> int:
+        number = _int(value, at)
+        if not low <= number <= high:
+            raise ValueError(f"{at}: {number} is out of range for {name}")
+        return number
+
+    return check
+
+
+_u8 = _ranged("u8", 0, 0xFF)
+_u16 = _ranged("u16", 0, 0xFFFF)
+_u32 = _ranged("u32", 0, 0xFFFF_FFFF)
+_u64 = _ranged("u64", 0, 0xFFFF_FFFF_FFFF_FFFF)
+_i8 = _ranged("i8", -0x80, 0x7F)
+_i16 = _ranged("i16", -0x8000, 0x7FFF)
+_i32 = _ranged("i32", -0x8000_0000, 0x7FFF_FFFF)
+_i64 = _ranged("i64", -0x8000_0000_0000_0000, 0x7FFF_FFFF_FFFF_FFFF)
+_any_int = _ranged("MessagePack", -0x8000_0000_0000_0000, 0xFFFF_FFFF_FFFF_FFFF)
 
 
 def _float(value: Any, at: str) -> float:
@@ -63,10 +195,25 @@ def _bytes(value: Any, at: str) -> bytes:
     return _fail(at, "bytes", value)  # type: ignore[no-any-return]
 
 
-def _timestamp(value: Any, at: str) -> msgpack.Timestamp:
-    if isinstance(value, msgpack.Timestamp):
-        return value
-    return _fail(at, "a timestamp", value)
+def _timestamp(value: Any, at: str) -> _dt.datetime:
+    if not isinstance(value, msgpack.Timestamp):
+        return _fail(at, "a timestamp", value)  # type: ignore[no-any-return]
+    seconds, nanoseconds = value.seconds, value.nanoseconds
+    try:
+        moment = _EPOCH + _dt.timedelta(seconds=seconds, microseconds=nanoseconds // 1000)
+    except OverflowError:
+        raise ValueError(f"{at}: timestamp {seconds} s is out of range for datetime (years 1 to 9999)") from None
+    return NanoDatetime.of(moment, nanoseconds % 1000)
+
+
+def _w_timestamp(value: Any, at: str) -> msgpack.Timestamp:
+    if not isinstance(value, _dt.datetime):
+        return _fail(at, "a datetime", value)
+    if value.utcoffset() is None:
+        raise ValueError(f"{at}: a datetime without a timezone is no point in time (give it tzinfo)")
+    delta = value - _EPOCH
+    nanoseconds = delta.microseconds * 1000 + (value.nanosecond if isinstance(value, NanoDatetime) else 0)
+    return msgpack.Timestamp(delta.days * 86400 + delta.seconds, nanoseconds)
 
 
 def _any(value: Any, at: str) -> Any:
@@ -139,35 +286,78 @@ def _unknown(fields: dict[int, Any], known: tuple[int, ...]) -> dict[int, Any]:
     return {tag: value for tag, value in sorted(fields.items()) if tag not in known}
 
 
-def _w(value: Any) -> Any:
+def _w(value: Any, at: str) -> Any:
     return value
 
 
-def _w_float(value: float) -> Any:
-    return float(value)
+def _w_f32(value: Any, at: str) -> F32:
+    number = _float(value, at)
+    try:
+        struct.pack(">f", number)
+    except OverflowError:
+        raise ValueError(f"{at}: {number} is out of range for f32") from None
+    return F32(number)
 
 
 def _w_list(item: Writer[T]) -> Writer[list[T]]:
-    return lambda value: [item(v) for v in value]
+    def write(value: list[T], at: str) -> Any:
+        if not isinstance(value, (list, tuple)):
+            return _fail(at, "a list", value)
+        return [item(v, f"{at}[{i}]") for i, v in enumerate(value)]
+
+    return write
 
 
 def _w_optional(inner: Writer[T]) -> Writer[T | None]:
-    return lambda value: None if value is None else inner(value)
+    return lambda value, at: None if value is None else inner(value, at)
 
 
 def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
-    # A tuple, not a list: it may be a map key.
-    return lambda value: tuple(item(v) for item, v in zip(items, value))
+    def write(value: tuple[Any, ...], at: str) -> Any:
+        if not isinstance(value, (list, tuple)) or len(value) != len(items):
+            return _fail(at, f"a tuple of {len(items)}", value)
+        # A tuple, not a list: it may be a map key.
+        return tuple(item(v, f"{at}[{i}]") for i, (item, v) in enumerate(zip(items, value)))
+
+    return write
 
 
-def _w_dict(key: Writer[K], val: Writer[V]) -> Writer[dict[K, V]]:
-    return lambda value: {key(k): val(v) for k, v in value.items()}
+def _w_dict(key: Writer[K], val: Writer[V], ordered: bool) -> Writer[dict[K, V]]:
+    """Writes a dict's entries in key order when `ordered` (as Rust's
+    `BTreeMap` writes them), else in the dict's order."""
+
+    def write(value: dict[K, V], at: str) -> Any:
+        if not isinstance(value, dict):
+            return _fail(at, "a dict", value)
+        items = sorted(value.items(), key=lambda item: item[0]) if ordered else value.items()  # type: ignore[arg-type, return-value]
+        return {key(k, f"{at} key"): val(v, f"{at}[{k!r}]") for k, v in items}
+
+    return write
 
 
-def _struct(entries: list[tuple[int, Any]], unknown: dict[int, Any], array: bool) -> Any:
+def _w_named(cls: type[Any]) -> Writer[Any]:
+    def write(value: Any, at: str) -> Any:
+        if not isinstance(value, cls):
+            return _fail(at, cls.__name__, value)
+        return value.to_msgpack(at)
+
+    return write
+
+
+def _no_default(at: str, name: str, tag: int) -> Any:
+    raise ValueError(f"{at}: missing field `{name}` (tag {tag}), whose default the schema does not have")
+
+
+def _struct(
+    entries: list[tuple[int, Any]], unknown: dict[int, Any], array: bool, known: tuple[int, ...], at: str
+) -> Any:
     """A struct's entries (in field order) and its unknown fields (in tag
     order after them), as a map or, when `array`, a tag-indexed array with
     nil in the gaps."""
+    for tag in unknown:
+        # Written back, it would repeat a key.
+        if tag in known:
+            raise ValueError(f"{at}: unknown field with tag {tag}, the tag of a known field")
     every = entries + sorted(unknown.items())
     if not array:
         return dict(every)
@@ -192,9 +382,6 @@ def _variant(value: Any, at: str, enum_name: str) -> tuple[int, Any]:
     return _fail(at, f"a variant of {enum_name}", value)  # type: ignore[no-any-return]
 
 
-def _w_msgpack(value: Any) -> Any:
-    return value.to_msgpack()
-
 
 @dataclass(kw_only=True)
 class Coord:
@@ -207,15 +394,15 @@ class Coord:
     def from_msgpack(obj: Any, at: str = "Coord") -> Coord:
         fields = _fields(obj, at, False)
         return Coord(
-            _0=_required(fields, 0, "0", _int, at),
-            _1=_required(fields, 1, "1", _int, at),
+            _0=_required(fields, 0, "0", _i32, at),
+            _1=_required(fields, 1, "1", _i32, at),
         )
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Coord") -> Any:
         entries: list[tuple[int, Any]] = []
-        entries.append((0, _w(self._0)))
-        entries.append((1, _w(self._1)))
-        return _struct(entries, {}, False)
+        entries.append((0, _i32(self._0, f"{at}.0")))
+        entries.append((1, _i32(self._1, f"{at}.1")))
+        return _struct(entries, {}, False, (0, 1), at)
 
 
 @dataclass(kw_only=True)
@@ -226,14 +413,14 @@ class Everything:
     delta: int
     name: str
     displayName: str | None = None
-    retries: int = field(default_factory=lambda: _int(_from_hex("00"), "Everything.retries"))
-    level: int = field(default_factory=lambda: _int(_from_hex("07"), "Everything.level"))
+    retries: int = field(default_factory=lambda: _u8(_from_hex("00"), "Everything.retries"))
+    level: int = field(default_factory=lambda: _i32(_from_hex("07"), "Everything.level"))
     ratio: float
     flags: list[bool]
     scores: dict[str, int]
     by_id: dict[int, str]
     blob: bytes
-    at: msgpack.Timestamp
+    at: _dt.datetime
     status: Status
     figure: Figure
     point: Point
@@ -247,6 +434,8 @@ class Everything:
     nothing: Nothing
     coord: Coord
     ping: Ping
+    weight: float
+    code: int = field(default_factory=lambda: _u16(_from_hex("cd0300"), "Everything.code"))
     far: int | None = None
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
@@ -254,69 +443,74 @@ class Everything:
     def from_msgpack(obj: Any, at: str = "Everything") -> Everything:
         fields = _fields(obj, at, False)
         return Everything(
-            id=_required(fields, 1, "id", _int, at),
-            delta=_required(fields, 2, "delta", _int, at),
+            id=_required(fields, 1, "id", _u64, at),
+            delta=_required(fields, 2, "delta", _i64, at),
             name=_required(fields, 3, "name", _str, at),
             displayName=_optional_field(fields, 4, _str, f"{at}.displayName"),
-            retries=_defaulted(fields, 5, _int, f"{at}.retries", lambda: _int(_from_hex("00"), f"{at}.retries")),
-            level=_defaulted(fields, 6, _int, f"{at}.level", lambda: _int(_from_hex("07"), f"{at}.level")),
+            retries=_defaulted(fields, 5, _u8, f"{at}.retries", lambda: _u8(_from_hex("00"), f"{at}.retries")),
+            level=_defaulted(fields, 6, _i32, f"{at}.level", lambda: _i32(_from_hex("07"), f"{at}.level")),
             ratio=_required(fields, 7, "ratio", _float, at),
             flags=_required(fields, 8, "flags", _list(_bool), at),
-            scores=_required(fields, 10, "scores", _dict(_str, _int), at),
-            by_id=_required(fields, 11, "by_id", _dict(_int, _str), at),
+            scores=_required(fields, 10, "scores", _dict(_str, _i64), at),
+            by_id=_required(fields, 11, "by_id", _dict(_u32, _str), at),
             blob=_required(fields, 12, "blob", _bytes, at),
             at=_required(fields, 13, "at", _timestamp, at),
             status=_required(fields, 14, "status", Status.from_msgpack, at),
             figure=_required(fields, 15, "figure", Figure.from_msgpack, at),
             point=_required(fields, 16, "point", Point.from_msgpack, at),
             tree=_optional_field(fields, 17, Node.from_msgpack, f"{at}.tree"),
-            pair=_required(fields, 18, "pair", _tuple(_int, _str), at),
+            pair=_required(fields, 18, "pair", _tuple(_i16, _str), at),
             extra=_required(fields, 19, "extra", _any, at),
             labels=_defaulted(fields, 20, _list(_str), f"{at}.labels", lambda: _list(_str)(_from_hex("90"), f"{at}.labels")),
-            grid=_required(fields, 21, "grid", _dict(_tuple(_int, _int), _str), at),
-            gaps=_required(fields, 22, "gaps", _list(_optional(_int)), at),
+            grid=_required(fields, 21, "grid", _dict(_tuple(_i64, _i8), _str), at),
+            gaps=_required(fields, 22, "gaps", _list(_optional(_i32)), at),
             levels=_required(fields, 23, "levels", _list(Level.from_msgpack), at),
             nothing=_required(fields, 24, "nothing", Nothing.from_msgpack, at),
             coord=_required(fields, 25, "coord", Coord.from_msgpack, at),
             ping=_required(fields, 26, "ping", Ping.from_msgpack, at),
-            far=_optional_field(fields, 9007199254740993, _int, f"{at}.far"),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 9007199254740993)),
+            weight=_required(fields, 27, "weight", _float, at),
+            code=_defaulted(fields, 28, _u16, f"{at}.code", lambda: _u16(_from_hex("cd0300"), f"{at}.code")),
+            far=_optional_field(fields, 9007199254740993, _i8, f"{at}.far"),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 9007199254740993)),
         )
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Everything") -> Any:
         entries: list[tuple[int, Any]] = []
-        entries.append((1, _w(self.id)))
-        entries.append((2, _w(self.delta)))
-        entries.append((3, _w(self.name)))
+        entries.append((1, _u64(self.id, f"{at}.id")))
+        entries.append((2, _i64(self.delta, f"{at}.delta")))
+        entries.append((3, _str(self.name, f"{at}.name")))
         if self.displayName is not None:
-            entries.append((4, _w(self.displayName)))
-        entries.append((5, _w(self.retries)))
-        if _w(self.level) != _w(_int(_from_hex("07"), "Everything.level")):
-            entries.append((6, _w(self.level)))
-        entries.append((7, _w_float(self.ratio)))
-        entries.append((8, _w_list(_w)(self.flags)))
-        entries.append((10, _w_dict(_w, _w)(self.scores)))
-        entries.append((11, _w_dict(_w, _w)(self.by_id)))
-        entries.append((12, _w(self.blob)))
-        entries.append((13, _w(self.at)))
-        entries.append((14, _w_msgpack(self.status)))
-        entries.append((15, _w_msgpack(self.figure)))
-        entries.append((16, _w_msgpack(self.point)))
+            entries.append((4, _str(self.displayName, f"{at}.displayName")))
+        entries.append((5, _u8(self.retries, f"{at}.retries")))
+        if _i32(self.level, f"{at}.level") != _i32(_i32(_from_hex("07"), "Everything.level"), f"{at}.level"):
+            entries.append((6, _i32(self.level, f"{at}.level")))
+        entries.append((7, _float(self.ratio, f"{at}.ratio")))
+        entries.append((8, _w_list(_bool)(self.flags, f"{at}.flags")))
+        entries.append((10, _w_dict(_str, _i64, True)(self.scores, f"{at}.scores")))
+        entries.append((11, _w_dict(_u32, _str, True)(self.by_id, f"{at}.by_id")))
+        entries.append((12, _bytes(self.blob, f"{at}.blob")))
+        entries.append((13, _w_timestamp(self.at, f"{at}.at")))
+        entries.append((14, _w_named(Status)(self.status, f"{at}.status")))
+        entries.append((15, _w_named(Figure)(self.figure, f"{at}.figure")))
+        entries.append((16, _w_named(Point)(self.point, f"{at}.point")))
         if self.tree is not None:
-            entries.append((17, _w_msgpack(self.tree)))
-        entries.append((18, _w_tuple(_w, _w)(self.pair)))
-        entries.append((19, _w(self.extra)))
-        if _w_list(_w)(self.labels) != _w_list(_w)(_list(_str)(_from_hex("90"), "Everything.labels")):
-            entries.append((20, _w_list(_w)(self.labels)))
-        entries.append((21, _w_dict(_w_tuple(_w, _w), _w)(self.grid)))
-        entries.append((22, _w_list(_w_optional(_w))(self.gaps)))
-        entries.append((23, _w_list(_w_msgpack)(self.levels)))
-        entries.append((24, _w_msgpack(self.nothing)))
-        entries.append((25, _w_msgpack(self.coord)))
-        entries.append((26, _w_msgpack(self.ping)))
+            entries.append((17, _w_named(Node)(self.tree, f"{at}.tree")))
+        entries.append((18, _w_tuple(_i16, _str)(self.pair, f"{at}.pair")))
+        entries.append((19, _w(self.extra, f"{at}.extra")))
+        if _w_list(_str)(self.labels, f"{at}.labels") != _w_list(_str)(_list(_str)(_from_hex("90"), "Everything.labels"), f"{at}.labels"):
+            entries.append((20, _w_list(_str)(self.labels, f"{at}.labels")))
+        entries.append((21, _w_dict(_w_tuple(_i64, _i8), _str, True)(self.grid, f"{at}.grid")))
+        entries.append((22, _w_list(_w_optional(_i32))(self.gaps, f"{at}.gaps")))
+        entries.append((23, _w_list(_w_named(Level))(self.levels, f"{at}.levels")))
+        entries.append((24, _w_named(Nothing)(self.nothing, f"{at}.nothing")))
+        entries.append((25, _w_named(Coord)(self.coord, f"{at}.coord")))
+        entries.append((26, _w_named(Ping)(self.ping, f"{at}.ping")))
+        entries.append((27, _w_f32(self.weight, f"{at}.weight")))
+        if _u16(self.code, f"{at}.code") != _u16(_u16(_from_hex("cd0300"), "Everything.code"), f"{at}.code"):
+            entries.append((28, _u16(self.code, f"{at}.code")))
         if self.far is not None:
-            entries.append((9007199254740993, _w(self.far)))
-        return _struct(entries, self.unknown_fields, False)
+            entries.append((9007199254740993, _i8(self.far, f"{at}.far")))
+        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 9007199254740993), at)
 
 
 class Figure:
@@ -335,7 +529,7 @@ class Figure:
             return FigureEmpty()
         raise ValueError(f"{at}: unknown variant tag {tag} of enum Figure")
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Figure") -> Any:
         raise NotImplementedError
 
 
@@ -343,16 +537,16 @@ class Figure:
 class FigureCircle(Figure):
     value: float
 
-    def to_msgpack(self) -> Any:
-        return {1: _w_float(self.value)}
+    def to_msgpack(self, at: str = "Figure") -> Any:
+        return {1: _float(self.value, f"{at}.Circle")}
 
 
 @dataclass
 class FigureRect(Figure):
     value: tuple[float, float]
 
-    def to_msgpack(self) -> Any:
-        return {2: _w_tuple(_w_float, _w_float)(self.value)}
+    def to_msgpack(self, at: str = "Figure") -> Any:
+        return {2: _w_tuple(_float, _float)(self.value, f"{at}.Rect")}
 
 
 @dataclass(kw_only=True)
@@ -364,24 +558,24 @@ class FigurePolygon(Figure):
     def from_payload(obj: Any, at: str = "FigurePolygon") -> FigurePolygon:
         fields = _fields(obj, at, False)
         return FigurePolygon(
-            sides=_required(fields, 1, "sides", _int, at),
+            sides=_required(fields, 1, "sides", _u8, at),
             label=_optional_field(fields, 2, _str, f"{at}.label"),
         )
 
-    def payload_msgpack(self) -> Any:
+    def payload_msgpack(self, at: str = "FigurePolygon") -> Any:
         entries: list[tuple[int, Any]] = []
-        entries.append((1, _w(self.sides)))
+        entries.append((1, _u8(self.sides, f"{at}.sides")))
         if self.label is not None:
-            entries.append((2, _w(self.label)))
-        return _struct(entries, {}, False)
+            entries.append((2, _str(self.label, f"{at}.label")))
+        return _struct(entries, {}, False, (1, 2), at)
 
-    def to_msgpack(self) -> Any:
-        return {3: self.payload_msgpack()}
+    def to_msgpack(self, at: str = "Figure") -> Any:
+        return {3: self.payload_msgpack(f"{at}.Polygon")}
 
 
 @dataclass
 class FigureEmpty(Figure):
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Figure") -> Any:
         return 4
 
 
@@ -397,7 +591,7 @@ class Level(enum.Enum):
                 return member
         raise ValueError(f"{at}: unknown variant tag {tag} of enum Level")
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Level") -> Any:
         return self.value
 
 
@@ -412,15 +606,15 @@ class Node:
     def from_msgpack(obj: Any, at: str = "Node") -> Node:
         fields = _fields(obj, at, False)
         return Node(
-            value=_required(fields, 1, "value", _int, at),
+            value=_required(fields, 1, "value", _i32, at),
             children=_required(fields, 2, "children", _list(Node.from_msgpack), at),
         )
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Node") -> Any:
         entries: list[tuple[int, Any]] = []
-        entries.append((1, _w(self.value)))
-        entries.append((2, _w_list(_w_msgpack)(self.children)))
-        return _struct(entries, {}, False)
+        entries.append((1, _i32(self.value, f"{at}.value")))
+        entries.append((2, _w_list(_w_named(Node))(self.children, f"{at}.children")))
+        return _struct(entries, {}, False, (1, 2), at)
 
 
 @dataclass(kw_only=True)
@@ -433,9 +627,9 @@ class Nothing:
         fields = _fields(obj, at, False)
         return Nothing()
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Nothing") -> Any:
         entries: list[tuple[int, Any]] = []
-        return _struct(entries, {}, False)
+        return _struct(entries, {}, False, (), at)
 
 
 @dataclass
@@ -448,7 +642,7 @@ class Ping:
             _fail(at, "nil", obj)
         return Ping()
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Ping") -> Any:
         return None
 
 
@@ -465,19 +659,19 @@ class Point:
     def from_msgpack(obj: Any, at: str = "Point") -> Point:
         fields = _fields(obj, at, True)
         return Point(
-            x=_required(fields, 0, "x", _int, at),
-            y=_required(fields, 1, "y", _int, at),
-            z=_optional_field(fields, 3, _int, f"{at}.z"),
+            x=_required(fields, 0, "x", _i32, at),
+            y=_required(fields, 1, "y", _i32, at),
+            z=_optional_field(fields, 3, _i32, f"{at}.z"),
             unknown_fields=_unknown(fields, (0, 1, 3)),
         )
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Point") -> Any:
         entries: list[tuple[int, Any]] = []
-        entries.append((0, _w(self.x)))
-        entries.append((1, _w(self.y)))
+        entries.append((0, _i32(self.x, f"{at}.x")))
+        entries.append((1, _i32(self.y, f"{at}.y")))
         if self.z is not None:
-            entries.append((3, _w(self.z)))
-        return _struct(entries, self.unknown_fields, True)
+            entries.append((3, _i32(self.z, f"{at}.z")))
+        return _struct(entries, self.unknown_fields, True, (0, 1, 3), at)
 
 
 class Status(enum.Enum):
@@ -493,5 +687,5 @@ class Status(enum.Enum):
                 return member
         return Status.Unknown
 
-    def to_msgpack(self) -> Any:
+    def to_msgpack(self, at: str = "Status") -> Any:
         return self.value

@@ -1,8 +1,9 @@
 //! The derived types the generated readers are tested on: every rule of
 //! the derive (tags, renames, required / optional / default fields,
 //! `omit_default`, reserved tags, enum numbers and `other`, the array
-//! layout, unknown fields, recursion, big integers, bytes, timestamps),
-//! and two versions of one type. Each with a proptest strategy.
+//! layout, unknown fields, recursion, big integers, integer ranges, `f32`,
+//! bytes, timestamps, a default through `with`), and two versions of one
+//! type. Each with a proptest strategy.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,24 @@ use serde_bytes::ByteBuf;
 
 fn seven() -> i32 {
     7
+}
+
+fn three() -> u16 {
+    3
+}
+
+/// Writes a `u16` with its bytes swapped: its default, 3, is 0x0300 on
+/// the wire, and the document says so.
+mod swapped {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &u16, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u16(value.swap_bytes())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u16, D::Error> {
+        u16::deserialize(deserializer).map(u16::swap_bytes)
+    }
 }
 
 #[derive(MsgPack, Debug, Clone, PartialEq)]
@@ -58,7 +77,7 @@ pub struct Everything {
     pub labels: Vec<String>,
     /// Keys that are arrays.
     #[msgpack(tag = 21)]
-    pub grid: BTreeMap<(i8, i8), String>,
+    pub grid: BTreeMap<(i64, i8), String>,
     #[msgpack(tag = 22)]
     pub gaps: Vec<Option<i32>>,
     #[msgpack(tag = 23)]
@@ -69,6 +88,11 @@ pub struct Everything {
     pub coord: Coord,
     #[msgpack(tag = 26)]
     pub ping: Ping,
+    /// Float 32 on the wire.
+    #[msgpack(tag = 27)]
+    pub weight: f32,
+    #[msgpack(tag = 28, default = "three", omit_default, with = "swapped")]
+    pub code: u16,
     /// A tag a JavaScript number would round (2^53 + 1).
     #[msgpack(tag = 9007199254740993)]
     pub far: Option<i8>,
@@ -184,7 +208,7 @@ pub mod v2 {
 }
 
 fn text() -> impl Strategy<Value = String> {
-    "[a-z0-9 \u{e9}\u{4e16}]{0,12}"
+    "[a-z0-9 \u{e9}\u{4e16}\u{ff21}\u{1f600}]{0,12}"
 }
 
 /// Floats that survive every language: no NaN (not equal to itself).
@@ -192,27 +216,41 @@ fn float() -> impl Strategy<Value = f64> {
     any::<f64>().prop_filter("not NaN", |x| !x.is_nan())
 }
 
-/// Timestamps of every width. With `whole_millis`, whole milliseconds
-/// within the range of JavaScript's `Date`, which keeps no more.
-fn timestamp(whole_millis: bool) -> BoxedStrategy<Timestamp> {
-    if whole_millis {
-        return (-8_000_000_000_000i64..8_000_000_000_000, 0u32..1000)
-            .prop_map(|(seconds, millis)| Timestamp::new(seconds, millis * 1_000_000).unwrap())
-            .boxed();
-    }
+fn float32() -> impl Strategy<Value = f32> {
+    any::<f32>().prop_filter("not NaN", |x| !x.is_nan())
+}
+
+/// Whose clock the timestamps must fit.
+#[derive(Clone, Copy, Debug)]
+pub enum Clock {
+    /// Any timestamp Rust holds.
+    Rust,
+    /// JavaScript's `Date`: 8.64e12 s either way of 1970.
+    JavaScript,
+    /// Python's `datetime`: the years 1 to 9999.
+    Python,
+}
+
+/// Timestamps of every width (32, 64 and 96) and every nanosecond, in the
+/// range of `clock`.
+fn timestamp(clock: Clock) -> BoxedStrategy<Timestamp> {
+    let seconds = match clock {
+        Clock::Rust => i64::MIN..=i64::MAX,
+        Clock::JavaScript => -8_639_999_999_999..=8_639_999_999_999,
+        Clock::Python => -62_135_596_800..=253_402_300_799,
+    };
     let new = |(seconds, nanos)| Timestamp::new(seconds, nanos).unwrap();
-    // timestamp 32, 64 and 96.
     prop_oneof![
         (0i64..1 << 32).prop_map(Timestamp::from_seconds),
         (0i64..1 << 34, 0u32..1_000_000_000).prop_map(new),
-        (any::<i64>(), 0u32..1_000_000_000).prop_map(new),
+        (seconds, 0u32..1_000_000_000).prop_map(new),
     ]
     .boxed()
 }
 
 /// Values that read back the same in every language: no floats (an
-/// integral one is an integer to JavaScript), maps keyed by strings only
-/// (JavaScript orders integer keys).
+/// integral one is an integer to JavaScript), maps keyed by strings and
+/// integers (not bools: Python's `True` is its `1`).
 fn value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Nil),
@@ -225,10 +263,29 @@ fn value() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(2, 12, 4, |inner| {
         prop_oneof![
             vec(inner.clone(), 0..4).prop_map(Value::Array),
-            btree_map("[a-z]{1,4}", inner, 0..4)
-                .prop_map(|m| Value::Map(m.into_iter().map(|(k, v)| (Value::Str(k), v)).collect())),
+            vec((key(), inner), 0..4).prop_map(|entries| {
+                let mut seen = Vec::new();
+                let unique = entries.into_iter().filter(|(k, _)| {
+                    let new = !seen.contains(k);
+                    seen.push(k.clone());
+                    new
+                });
+                Value::Map(unique.collect())
+            }),
         ]
     })
+}
+
+/// A map key in a `Value`: a string that may look like an integer, or an
+/// integer of any width, in no order.
+fn key() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        "[a-z]{1,4}".prop_map(Value::Str),
+        "-?[0-9]{1,3}".prop_map(Value::Str),
+        any::<i64>().prop_map(Value::from),
+        (0u64..100).prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+    ]
 }
 
 /// Unknown fields at tags no version uses.
@@ -314,11 +371,11 @@ prop_compose! {
 }
 
 prop_compose! {
-    /// With `whole_millis`, timestamps that JavaScript's `Date` holds.
-    pub fn everything(whole_millis: bool)(
+    /// With timestamps that `clock` holds.
+    pub fn everything(clock: Clock)(
         head in everything_head(),
         blob in vec(any::<u8>(), 0..16),
-        at in timestamp(whole_millis),
+        at in timestamp(clock),
         status in status(),
         figure in figure(),
         point in point(),
@@ -326,17 +383,18 @@ prop_compose! {
         pair in (any::<i16>(), text()),
         extra in value(),
         labels in vec(text(), 0..3),
-        grid in btree_map((any::<i8>(), any::<i8>()), text(), 0..3),
+        grid in btree_map((any::<i64>(), any::<i8>()), text(), 0..3),
         gaps in vec(proptest::option::of(any::<i32>()), 0..4),
         levels in vec(prop_oneof![Just(Level::Low), Just(Level::High)], 0..3),
         coord in (any::<i32>(), any::<i32>()),
+        (weight, code) in (float32(), prop_oneof![Just(3), any::<u16>()]),
         far in proptest::option::of(any::<i8>()),
         unknown in unknown(40..45),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, far, unknown,
         }
     }
 }
