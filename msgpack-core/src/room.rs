@@ -341,6 +341,37 @@ mod tests {
         assert_eq!(out, expected);
     }
 
+    /// Integers and container headers at every width's edges, from an
+    /// empty room (so most writes grow it), as `encode` writes them.
+    #[test]
+    fn integers_and_headers_as_encode_writes_them() {
+        let ints = [
+            0i64, 1, 127, 128, 255, 256, 65535, 65536, -1, -32, -33, -128, -129,
+        ];
+        let ints = ints
+            .into_iter()
+            .chain([i64::MIN, i64::MAX, u32::MAX as i64 + 1]);
+        let lens = [0usize, 15, 16, 255, 256, 65535, 65536, u32::MAX as usize];
+        let mut out = Vec::new();
+        let mut expected = Vec::new();
+        let mut room = Room::new(&mut out, 0);
+        for n in ints {
+            room.put_int(n);
+            crate::encode::write_int(&mut expected, n).unwrap();
+            room.put_uint(n as u64);
+            crate::encode::write_uint(&mut expected, n as u64).unwrap();
+        }
+        for len in lens {
+            room.put_array_len(len).unwrap();
+            crate::encode::write_array_len(&mut expected, len).unwrap();
+            room.put_map_len(len).unwrap();
+            crate::encode::write_map_len(&mut expected, len).unwrap();
+        }
+        assert!(room.put_array_len(u32::MAX as usize + 1).is_err());
+        room.finish();
+        assert_eq!(out, expected);
+    }
+
     #[test]
     fn a_dropped_room_leaves_the_vector_as_it_was() {
         let mut out = vec![1, 2, 3];
