@@ -272,7 +272,9 @@ impl Framer {
                     let held = chunk.len() - pos;
                     self.header[..held].copy_from_slice(&chunk[pos..]);
                     self.held = held;
-                    self.check_len(at, 1 + width as u64)?;
+                    // The value is still among those owed, each counted
+                    // as a byte: its marker is that byte.
+                    self.check_len(at, width as u64)?;
                     return Ok(self.need_more(chunk));
                 }
             }
@@ -644,6 +646,32 @@ mod tests {
             framer.feed(&[0x91, 0x91, 0x01]),
             Ok(Framed::Value { len: 3, used: 3 })
         );
+    }
+
+    #[test]
+    fn a_cut_off_header_is_held_to_the_limits_as_a_whole_one() {
+        // An empty str 8 (2 bytes) under a 2-byte frame limit, and a bin 8
+        // of one byte (3 bytes) under a 3-byte stream limit: whole or a
+        // byte at a time, each fits.
+        let cases = [
+            (Framer::new(Limits::default()).max_len(2), &[0xd9, 0x00][..]),
+            (
+                Framer::new(Limits::new().max_bytes(3)),
+                &[0xc4, 0x01, 0x07][..],
+            ),
+        ];
+        for (framer, stream) in cases {
+            let whole = framer.clone().feed(stream);
+            assert_eq!(
+                whole,
+                Ok(Framed::Value {
+                    len: stream.len(),
+                    used: stream.len()
+                })
+            );
+            let (lens, _) = frame_in_chunks(&mut framer.clone(), stream, 1);
+            assert_eq!(lens, [stream.len()], "{stream:02x?} a byte at a time");
+        }
     }
 
     #[test]
