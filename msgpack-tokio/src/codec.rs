@@ -431,11 +431,14 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     }
 
     /// Moves past the `len` bytes of a value decoded in place, if it is
-    /// within the size limits (if not, the framer finds the error).
+    /// within the size limits (if not, the framer finds the error). A
+    /// `Deserialize` that read nothing (`len` 0) is left to the framed
+    /// path too, which reports the value's bytes as trailing, as
+    /// `from_slice` does, instead of yielding it again and again.
     #[inline]
     fn consumed_in_place(&mut self, src: &mut BytesMut, len: usize) -> bool {
         let end = self.framer.offset().saturating_add(len);
-        if len > self.max_frame_len || end > self.limits.bytes() {
+        if len == 0 || len > self.max_frame_len || end > self.limits.bytes() {
             return false;
         }
         #[cfg(test)]

@@ -140,6 +140,34 @@ fn errors_carry_the_stream_offset_and_end_the_stream() {
     }
 }
 
+/// A type whose `Deserialize` reads nothing at all.
+#[derive(Debug)]
+struct ReadsNothing;
+
+impl<'de> Deserialize<'de> for ReadsNothing {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Ok(ReadsNothing)
+    }
+}
+
+#[test]
+fn a_type_that_reads_nothing_of_its_value_ends_the_stream_as_from_slice_does() {
+    // Decoding in place must move past a value, or the stream would yield
+    // the same item for ever without reading on.
+    assert_eq!(
+        msgpack_serde::from_slice::<ReadsNothing>(&[0x01])
+            .unwrap_err()
+            .to_string(),
+        "trailing bytes after the value at offset 0"
+    );
+    let mut codec = MsgPackCodec::<(), ReadsNothing>::new();
+    let error = decode_in_chunks(&mut codec, &[0x01, 0x02], 2).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "trailing bytes after the value at offset 0"
+    );
+}
+
 #[test]
 fn each_limit_has_its_own_error() {
     let cases: &[(Limits, usize, &[u8], &str)] = &[
