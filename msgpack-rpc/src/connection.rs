@@ -153,10 +153,17 @@ impl Builder {
     }
 
     /// The most of our calls waiting for a response at once (1024 unless
-    /// set); further calls wait for one to finish.
+    /// set, at most `u32::MAX - 1`, so that a free msgid is always left);
+    /// further calls wait for one to finish.
+    ///
+    /// ```
+    /// let builder = msgpack_rpc::Builder::new().max_pending_calls(usize::MAX);
+    /// assert!(format!("{builder:?}").contains("max_pending_calls: 4294967294"));
+    /// ```
     #[must_use]
     pub fn max_pending_calls(mut self, max: usize) -> Builder {
-        self.max_pending_calls = max.clamp(1, Semaphore::MAX_PERMITS);
+        let most = Semaphore::MAX_PERMITS.min(u32::MAX as usize - 1);
+        self.max_pending_calls = max.clamp(1, most);
         self
     }
 
