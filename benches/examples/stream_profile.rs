@@ -3,11 +3,20 @@
 //! codec 20`. Ways: `from_slice` (each record's bytes cut out),
 //! `codec` (msgpack-tokio's codec, 4 KiB chunks copied in, as
 //! `msgpack-bench --stream` runs it), `from_reader` (msgpack-serde's
-//! `StreamDeserializer` over the stream as an `io::Read`).
+//! `StreamDeserializer` over the stream as an `io::Read`); and encoding
+//! the records (`#[derive(MsgPack)]`, maps keyed by tag) one by one:
+//! `encode_vec` (`msgpack_serde::to_writer` into a reused `Vec`),
+//! `encode_codec` (the codec into an empty `BytesMut`, as `FramedWrite`
+//! hands it after each flush), `encode_batched` (the codec appending to
+//! bytes not yet written).
 
+use bytes::BytesMut;
+use msgpack_benches::codecs::Fixture;
 use msgpack_benches::model::plain::LogRecord;
 use msgpack_benches::stream::decode_copied;
 use msgpack_serde::StreamDeserializer;
+use msgpack_tokio::MsgPackCodec;
+use tokio_util::codec::Encoder;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -22,6 +31,10 @@ fn main() {
         .map(|record| msgpack_serde::to_vec(record).expect("records serialize"))
         .collect();
     let stream = frames.concat();
+    let tagged = msgpack_benches::fixtures::logs().families().0.records;
+    let mut codec = MsgPackCodec::<_, ()>::new();
+    let mut buffer = BytesMut::new();
+    let mut vec = Vec::new();
     for _ in 0..count {
         match way.as_str() {
             "from_slice" => {
@@ -36,7 +49,30 @@ fn main() {
                     drop(std::hint::black_box(record.expect("a record")));
                 }
             }
-            _ => panic!("way is from_slice, codec or from_reader"),
+            "encode_vec" => {
+                for record in &tagged {
+                    vec.clear();
+                    msgpack_serde::to_writer(&mut vec, record).expect("a record");
+                    std::hint::black_box(&vec);
+                }
+            }
+            "encode_codec" => {
+                for record in &tagged {
+                    buffer.clear();
+                    codec.encode(record, &mut buffer).expect("a record");
+                    std::hint::black_box(&buffer);
+                }
+            }
+            "encode_batched" => {
+                buffer.clear();
+                buffer.extend_from_slice(b"pending");
+                for record in &tagged {
+                    buffer.truncate(7);
+                    codec.encode(record, &mut buffer).expect("a record");
+                    std::hint::black_box(&buffer);
+                }
+            }
+            _ => panic!("unknown way"),
         }
     }
 }
