@@ -3,7 +3,8 @@
 //! codec 20`. Ways: `from_slice` (each record's bytes cut out),
 //! `codec` (msgpack-tokio's codec, 4 KiB chunks copied in, as
 //! `msgpack-bench --stream` runs it), `from_reader` (msgpack-serde's
-//! `StreamDeserializer` over the stream as an `io::Read`); and encoding
+//! `StreamDeserializer` over the stream as an `io::Read`), `frames` (the
+//! codec cutting out raw frames, as msgpack-rpc reads); and encoding
 //! the records (`#[derive(MsgPack)]`, maps keyed by tag) one by one:
 //! `encode_vec` (`msgpack_serde::to_writer` into a reused `Vec`),
 //! `encode_codec` (the codec into an empty `BytesMut`, as `FramedWrite`
@@ -16,7 +17,7 @@ use msgpack_benches::model::plain::LogRecord;
 use msgpack_benches::stream::decode_copied;
 use msgpack_serde::StreamDeserializer;
 use msgpack_tokio::MsgPackCodec;
-use tokio_util::codec::Encoder;
+use tokio_util::codec::{Decoder, Encoder};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -44,6 +45,16 @@ fn main() {
                 }
             }
             "codec" => decode_copied(&stream, |record| drop(std::hint::black_box(record))),
+            "frames" => {
+                let mut codec = MsgPackCodec::<(), bytes::Bytes>::new();
+                let mut buffer = BytesMut::new();
+                for chunk in stream.chunks(msgpack_benches::stream::CHUNK) {
+                    buffer.extend_from_slice(chunk);
+                    while let Some(frame) = codec.decode(&mut buffer).expect("a frame") {
+                        drop(std::hint::black_box(frame));
+                    }
+                }
+            }
             "from_reader" => {
                 for record in StreamDeserializer::<_, LogRecord>::from_reader(&stream[..]) {
                     drop(std::hint::black_box(record.expect("a record")));
