@@ -450,7 +450,7 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 report(Report::Stream(error));
                 break;
             }
-            Some(Ok(frame)) => match Message::parse(frame) {
+            Some(Ok(frame)) => match Message::parse_frame(frame) {
                 Ok(message) => message,
                 Err(error) => {
                     report(Report::Malformed(error));
