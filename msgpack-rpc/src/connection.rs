@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures::StreamExt;
-use msgpack_serde::Value;
+use msgpack_serde::{Limits, Value};
 use msgpack_tokio::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -422,7 +422,12 @@ async fn write_loop<W: AsyncWrite + Unpin>(
 /// Reads messages and dispatches them until the stream ends or the
 /// connection closes, then closes it.
 async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>, builder: Builder) {
-    let codec = MsgPackCodec::<(), Bytes>::new().with_max_frame_len(builder.max_frame_len);
+    // Frames are cut out, not decoded: their depth and value count are
+    // for the decoding of params and results to bound (`from_slice`'s
+    // limits), and the framer, counting neither, keeps no stack.
+    let codec = MsgPackCodec::<(), Bytes>::new()
+        .with_limits(Limits::unlimited())
+        .with_max_frame_len(builder.max_frame_len);
     let mut frames = FramedRead::new(reader, codec);
     let reading = dispatch(&mut frames, &shared, &builder);
     // Watched once for the whole loop, not once per message.
