@@ -395,6 +395,29 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
                 return Ok(cast(value));
             }
         }
+        // A raw frame under no depth or value limit (msgpack-rpc's) that
+        // has arrived whole is found by `Reader::skip`, the wire layer's
+        // walker for values in a slice, at about half the framer's cost.
+        if mode == Mode::Raw
+            && self.scanned == 0
+            && src.len() >= self.last_len
+            && self.limits.depth() == usize::MAX
+            && self.limits.values() == usize::MAX
+        {
+            let mut reader = Reader::new(src);
+            match reader.skip() {
+                Ok(()) if self.fits_in_place(reader.position()) => {
+                    let len = reader.position();
+                    return Ok(raw_frame(src.split_to(len)));
+                }
+                _ => {
+                    #[cfg(test)]
+                    {
+                        self.work += src.len();
+                    }
+                }
+            }
+        }
         let start = self.framer.value_start();
         let len = match self.next_frame(src) {
             Ok(Some(len)) => len,
@@ -445,6 +468,17 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     /// `from_slice` does, instead of yielding it again and again.
     #[inline]
     fn consumed_in_place(&mut self, src: &mut BytesMut, len: usize) -> bool {
+        if !self.fits_in_place(len) {
+            return false;
+        }
+        src.advance(len);
+        true
+    }
+
+    /// Accounts for a value of `len` bytes found in place, if it is within
+    /// the size limits; the caller then takes it off the buffer.
+    #[inline]
+    fn fits_in_place(&mut self, len: usize) -> bool {
         let end = self.framer.offset().saturating_add(len);
         if len == 0 || len > self.max_frame_len || end > self.limits.bytes() {
             return false;
@@ -455,7 +489,6 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         }
         self.framer.skipped(len);
         self.last_len = len;
-        src.advance(len);
         true
     }
 }
