@@ -117,7 +117,7 @@ fn timed(op: impl FnOnce()) -> Duration {
 
 /// Decodes `stream` as `FramedRead` does, each `CHUNK` bytes copied into
 /// its read buffer in turn, and hands each record to `each`.
-fn decode_copied(stream: &[u8], mut each: impl FnMut(LogRecord)) {
+pub fn decode_copied(stream: &[u8], mut each: impl FnMut(LogRecord)) {
     let mut codec = MsgPackCodec::<(), LogRecord>::new();
     let mut buffer = BytesMut::with_capacity(2 * CHUNK);
     for chunk in stream.chunks(CHUNK) {

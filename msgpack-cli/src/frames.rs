@@ -1,10 +1,11 @@
 //! A stream of MessagePack values back to back, one at a time, in memory
 //! bounded by the largest value: each value's end is found by
-//! msgpack-core's `Reader::skip`, reading more while it needs more.
+//! msgpack-core's `Framer`, fed each read as it arrives, so a value that
+//! comes in many small reads (a pipe) is scanned once, not again at each.
 
 use std::io::Read;
 
-use msgpack_serde::core::{Error, ErrorKind, Reader};
+use msgpack_serde::core::{Error, ErrorKind, Framed, Framer, Limits};
 
 /// What reading the next value found wrong.
 #[derive(Debug)]
@@ -27,6 +28,21 @@ pub struct Frames<R> {
     base: usize,
     eof: bool,
     max_bytes: Option<usize>,
+    /// Where values end; its offsets are the stream's. Depth and value
+    /// count are the checks' to count, as they read each value.
+    framer: Framer,
+}
+
+/// Where the framer found the value at the front to end.
+enum Found {
+    /// It is whole: its length.
+    Whole(usize),
+    /// The input ended before it began.
+    End,
+    /// The input ended inside it.
+    Cut,
+    /// It is not MessagePack.
+    Invalid(Error),
 }
 
 impl<R: Read> Frames<R> {
@@ -39,73 +55,113 @@ impl<R: Read> Frames<R> {
             base: 0,
             eof: false,
             max_bytes,
+            framer: Framer::new(Limits::unlimited()).max_len(max_bytes.unwrap_or(usize::MAX)),
         }
     }
 
     /// The next whole value and its offset in the stream; `None` at the end
     /// of the input.
     pub fn next_value(&mut self) -> Result<Option<(usize, &[u8])>, FrameError> {
-        let found = self.next_by(|input, offset| {
-            let mut probe = Reader::new(input);
-            probe.skip().map(|()| probe.position()).map_err(|error| {
-                let more = error.kind() == ErrorKind::UnexpectedEof;
-                let error = Error::new(error.kind(), offset + error.offset());
-                (more, FrameError::Invalid(error))
-            })
-        })?;
-        let Some((_, len)) = found else {
-            return Ok(None);
+        let offset = self.base + self.start;
+        let len = match self.frame()? {
+            Found::Whole(len) => len,
+            Found::End => return Ok(None),
+            Found::Cut => {
+                let error = Error::new(ErrorKind::UnexpectedEof, self.base + self.end);
+                return Err(FrameError::Invalid(error));
+            }
+            Found::Invalid(error) => return Err(FrameError::Invalid(error)),
         };
-        Ok(found.map(|(offset, _)| (offset, &self.buffer[self.start - len..self.start])))
+        self.start += len;
+        Ok(Some((offset, &self.buffer[self.start - len..self.start])))
     }
 
     /// The next value as `parse` reads it from the buffered input (and the
     /// stream offset it starts at): it gives the value's length, or an
     /// error and whether more input could mend it. `Ok` gives the value's
     /// offset and length, `None` at the end of the input; a value longer
-    /// than `max_bytes`, whole in the buffer or not, is `TooLarge`. Reading
-    /// one value in one pass, a check needs no framing first.
+    /// than `max_bytes`, whole in the buffer or not, is `TooLarge`.
+    ///
+    /// A value whole in the buffer is read in one pass, with no framing
+    /// first. One that goes on past it is framed as the rest arrives, then
+    /// parsed once whole; if the input ends inside it, or it turns out not
+    /// to be MessagePack, `parse` says what is wrong with what arrived.
     pub fn next_by<E: From<FrameError>>(
         &mut self,
         mut parse: impl FnMut(&[u8], usize) -> Result<usize, (bool, E)>,
     ) -> Result<Option<(usize, usize)>, E> {
-        loop {
-            if self.start < self.end {
-                let offset = self.base + self.start;
-                match parse(&self.buffer[self.start..self.end], offset) {
-                    Ok(len) => {
-                        if let Some(limit) = self.max_bytes.filter(|&limit| len > limit) {
-                            return Err(FrameError::TooLarge { offset, limit }.into());
-                        }
-                        self.start += len;
-                        return Ok(Some((offset, len)));
-                    }
-                    Err((true, _)) if !self.eof => {}
-                    Err((_, error)) => return Err(error),
-                }
-                if let Some(limit) = self
-                    .max_bytes
-                    .filter(|&limit| self.end - self.start > limit)
-                {
-                    return Err(FrameError::TooLarge { offset, limit }.into());
-                }
-            } else if self.eof {
+        while self.start == self.end {
+            if self.eof {
                 return Ok(None);
             }
-            // Read until what is buffered has doubled before parsing the
-            // value again from its start: a large value arriving in small
-            // reads (a pipe) then costs linear time, not quadratic.
-            let want = ((self.end - self.start) * 2).max(1);
-            let cap = self
-                .max_bytes
-                .map_or(usize::MAX, |limit| limit.saturating_add(1));
-            loop {
-                self.fill().map_err(E::from)?;
-                let have = self.end - self.start;
-                if self.eof || have >= want || have >= cap {
-                    break;
-                }
+            self.fill()?;
+        }
+        let offset = self.base + self.start;
+        let len = match parse(&self.buffer[self.start..self.end], offset) {
+            Ok(len) => {
+                self.too_large(offset, len)?;
+                self.framer.skipped(len);
+                len
             }
+            Err((true, _)) if !self.eof => match self.frame()? {
+                Found::Whole(len) => parse(&self.buffer[self.start..self.start + len], offset)
+                    .map_err(|(_, error)| error)?,
+                Found::End => unreachable!("the buffer holds the value's first bytes"),
+                Found::Cut | Found::Invalid(_) => {
+                    let error = match parse(&self.buffer[self.start..self.end], offset) {
+                        Err((_, error)) => error,
+                        // The framer and `parse` disagree: the framer's word.
+                        Ok(_) => FrameError::Invalid(self.framing_error()).into(),
+                    };
+                    return Err(error);
+                }
+            },
+            Err((_, error)) => return Err(error),
+        };
+        self.start += len;
+        Ok(Some((offset, len)))
+    }
+
+    /// Frames the value at the front of the buffer, reading until it is
+    /// whole; the buffer's front stays where it was.
+    fn frame(&mut self) -> Result<Found, FrameError> {
+        // Bytes of the value fed to the framer so far (from `start`).
+        let mut fed = 0;
+        loop {
+            if self.start + fed < self.end {
+                let offset = self.base + self.start;
+                match self.framer.feed(&self.buffer[self.start + fed..self.end]) {
+                    Ok(Framed::Value { len, .. }) => return Ok(Found::Whole(len)),
+                    Ok(Framed::NeedMore) => fed = self.end - self.start,
+                    Err(error) => {
+                        return match error.kind() {
+                            ErrorKind::FrameLimitExceeded { limit } => {
+                                Err(FrameError::TooLarge { offset, limit })
+                            }
+                            _ => Ok(Found::Invalid(error)),
+                        }
+                    }
+                }
+            } else if self.eof {
+                return Ok(if fed == 0 { Found::End } else { Found::Cut });
+            }
+            self.fill()?;
+        }
+    }
+
+    /// The error that framing the value at the front ended with.
+    fn framing_error(&mut self) -> Error {
+        match self.framer.feed(&[]) {
+            Err(error) => error,
+            Ok(_) => Error::new(ErrorKind::UnexpectedEof, self.base + self.end),
+        }
+    }
+
+    /// `TooLarge` if a value of `len` bytes at `offset` is over the limit.
+    fn too_large(&self, offset: usize, len: usize) -> Result<(), FrameError> {
+        match self.max_bytes {
+            Some(limit) if len > limit => Err(FrameError::TooLarge { offset, limit }),
+            _ => Ok(()),
         }
     }
 
@@ -142,6 +198,7 @@ impl<R: Read> Frames<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use msgpack_serde::core::Reader;
 
     /// A reader that hands out one byte at a time.
     struct Trickle<'a>(&'a [u8]);
@@ -170,6 +227,38 @@ mod tests {
             seen.push((offset, value.len()));
         }
         assert_eq!(seen, [(0, 1), (1, 4), (5, 202)]);
+    }
+
+    #[test]
+    fn a_value_that_arrives_in_pieces_is_parsed_twice_not_at_each_piece() {
+        // A 100 KB string a byte at a time: `parse` sees its first byte,
+        // then the whole value once the framer found its end.
+        let mut input = vec![0xdb, 0x00, 0x01, 0x86, 0xa0];
+        input.resize(5 + 100_000, b'a');
+        input.push(0x07);
+        let mut frames = Frames::new(Trickle(&input), None);
+        let mut calls = Vec::new();
+        let mut parse = |bytes: &[u8], offset: usize| {
+            calls.push(bytes.len());
+            let mut reader = Reader::new(bytes);
+            match reader.skip() {
+                Ok(()) => Ok(reader.position()),
+                Err(error) => Err((
+                    error.kind() == ErrorKind::UnexpectedEof,
+                    FrameError::Invalid(Error::new(error.kind(), offset + error.offset())),
+                )),
+            }
+        };
+        assert_eq!(
+            frames.next_by(&mut parse).unwrap(),
+            Some((0, input.len() - 1))
+        );
+        assert_eq!(
+            frames.next_by(&mut parse).unwrap(),
+            Some((input.len() - 1, 1))
+        );
+        assert_eq!(frames.next_by(&mut parse).unwrap(), None);
+        assert_eq!(calls, [1, input.len() - 1, 1]);
     }
 
     #[test]

@@ -497,9 +497,9 @@ impl<'a> Reader<'a> {
 
     /// Skips one whole value, containers with everything in them.
     ///
-    /// The one walker that only finds a value's end: the `msgpack`
-    /// command frames streams with it, and msgpack-serde's reader framer
-    /// follows its rules ([`Owed`], [`Marker::length`]) over a stream.
+    /// The one walker that only finds a value's end in a slice; over a
+    /// stream that arrives in pieces, [`Framer`](crate::Framer) follows
+    /// the same rules ([`Owed`], [`Marker::length`]) resumably.
     /// Walkers that must also know each item (its path, which map a key
     /// belongs to, UTF-8 and limits in one pass) say where they live why
     /// they walk on their own.

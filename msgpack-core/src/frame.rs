@@ -272,7 +272,9 @@ impl Framer {
                     let held = chunk.len() - pos;
                     self.header[..held].copy_from_slice(&chunk[pos..]);
                     self.held = held;
-                    self.check_len(at, 1 + width as u64)?;
+                    // The value is still among those owed, each counted
+                    // as a byte: its marker is that byte.
+                    self.check_len(at, width as u64)?;
                     return Ok(self.need_more(chunk));
                 }
             }
@@ -299,7 +301,7 @@ impl Framer {
 
     /// Reads one value's header (`field` is its length field), at `at`
     /// bytes into the value: what it owes, and the limits.
-    #[inline]
+    #[inline(always)]
     fn header(&mut self, marker: Marker, field: &[u8], at: usize) -> Result<(), Error> {
         if at == 0 && self.limits.values() == 0 {
             // The value itself counts.
@@ -330,6 +332,15 @@ impl Framer {
                 return Err(self.error(ErrorKind::ReservedMarker, at));
             }
             _ => self.skip = marker.header_len() as u64,
+        }
+        let adds_nothing = field.is_empty()
+            && self.skip == 0
+            && !matches!(marker.family(), Family::Array | Family::Map);
+        if at > 0 && adds_nothing {
+            // One byte, counted among those owed when the last header was
+            // checked: the least the value needs is unchanged. (A value's
+            // first byte starts the count.)
+            return Ok(());
         }
         self.check_len(at, (1 + field.len() as u64) + self.skip)
     }
@@ -644,6 +655,32 @@ mod tests {
             framer.feed(&[0x91, 0x91, 0x01]),
             Ok(Framed::Value { len: 3, used: 3 })
         );
+    }
+
+    #[test]
+    fn a_cut_off_header_is_held_to_the_limits_as_a_whole_one() {
+        // An empty str 8 (2 bytes) under a 2-byte frame limit, and a bin 8
+        // of one byte (3 bytes) under a 3-byte stream limit: whole or a
+        // byte at a time, each fits.
+        let cases = [
+            (Framer::new(Limits::default()).max_len(2), &[0xd9, 0x00][..]),
+            (
+                Framer::new(Limits::new().max_bytes(3)),
+                &[0xc4, 0x01, 0x07][..],
+            ),
+        ];
+        for (framer, stream) in cases {
+            let whole = framer.clone().feed(stream);
+            assert_eq!(
+                whole,
+                Ok(Framed::Value {
+                    len: stream.len(),
+                    used: stream.len()
+                })
+            );
+            let (lens, _) = frame_in_chunks(&mut framer.clone(), stream, 1);
+            assert_eq!(lens, [stream.len()], "{stream:02x?} a byte at a time");
+        }
     }
 
     #[test]

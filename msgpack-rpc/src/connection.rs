@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use futures::StreamExt;
-use msgpack_serde::Value;
+use msgpack_serde::{Limits, Value};
 use msgpack_tokio::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -153,10 +153,17 @@ impl Builder {
     }
 
     /// The most of our calls waiting for a response at once (1024 unless
-    /// set); further calls wait for one to finish.
+    /// set, at most `u32::MAX - 1`, so that a free msgid is always left);
+    /// further calls wait for one to finish.
+    ///
+    /// ```
+    /// let builder = msgpack_rpc::Builder::new().max_pending_calls(usize::MAX);
+    /// assert!(format!("{builder:?}").contains("max_pending_calls: 4294967294"));
+    /// ```
     #[must_use]
     pub fn max_pending_calls(mut self, max: usize) -> Builder {
-        self.max_pending_calls = max.clamp(1, Semaphore::MAX_PERMITS);
+        let most = Semaphore::MAX_PERMITS.min(u32::MAX as usize - 1);
+        self.max_pending_calls = max.clamp(1, most);
         self
     }
 
@@ -415,7 +422,12 @@ async fn write_loop<W: AsyncWrite + Unpin>(
 /// Reads messages and dispatches them until the stream ends or the
 /// connection closes, then closes it.
 async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>, builder: Builder) {
-    let codec = MsgPackCodec::<(), Bytes>::new().with_max_frame_len(builder.max_frame_len);
+    // Frames are cut out, not decoded: their depth and value count are
+    // for the decoding of params and results to bound (`from_slice`'s
+    // limits), and the framer, counting neither, keeps no stack.
+    let codec = MsgPackCodec::<(), Bytes>::new()
+        .with_limits(Limits::unlimited())
+        .with_max_frame_len(builder.max_frame_len);
     let mut frames = FramedRead::new(reader, codec);
     let reading = dispatch(&mut frames, &shared, &builder);
     // Watched once for the whole loop, not once per message.
@@ -443,7 +455,7 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 report(Report::Stream(error));
                 break;
             }
-            Some(Ok(frame)) => match Message::parse(frame) {
+            Some(Ok(frame)) => match Message::parse_frame(frame) {
                 Ok(message) => message,
                 Err(error) => {
                     report(Report::Malformed(error));

@@ -112,6 +112,26 @@ impl Message {
     /// assert_eq!(error.to_string(), "malformed msgpack-rpc message: unknown type 3");
     /// ```
     pub fn parse(frame: Bytes) -> Result<Message, MessageError> {
+        Message::parse_as(frame, false)
+    }
+
+    /// Parses a frame that [`MsgPackCodec`](msgpack_tokio::MsgPackCodec)
+    /// cut out, so known to be exactly one whole value: the message's last
+    /// element is the rest of it, taken without walking it again.
+    pub(crate) fn parse_frame(frame: Bytes) -> Result<Message, MessageError> {
+        Message::parse_as(frame, true)
+    }
+
+    fn parse_as(frame: Bytes, whole: bool) -> Result<Message, MessageError> {
+        let last = |frame: &Bytes, reader: &mut Reader<'_>, what: &str| {
+            if whole {
+                let start = frame.len() - reader.remaining().len();
+                *reader = Reader::new(&[]);
+                Ok(frame.slice(start..))
+            } else {
+                value(frame, reader, what)
+            }
+        };
         let mut reader = Reader::new(&frame);
         let len = reader
             .read_array_len()
@@ -145,16 +165,16 @@ impl Message {
             REQUEST => Message::Request {
                 msgid: msgid(&mut reader)?,
                 method: method(&mut reader)?,
-                params: value(&frame, &mut reader, "params")?,
+                params: last(&frame, &mut reader, "params")?,
             },
             RESPONSE => Message::Response {
                 msgid: msgid(&mut reader)?,
                 error: value(&frame, &mut reader, "error")?,
-                result: value(&frame, &mut reader, "result")?,
+                result: last(&frame, &mut reader, "result")?,
             },
             _ => Message::Notification {
                 method: method(&mut reader)?,
-                params: value(&frame, &mut reader, "params")?,
+                params: last(&frame, &mut reader, "params")?,
             },
         };
         if !reader.remaining().is_empty() {
@@ -427,6 +447,32 @@ mod tests {
         malformed(
             &[0x94, 0x01, 0x01, 0xc0, 0xc0, 0xc0],
             "trailing bytes after the message",
+        );
+    }
+
+    #[test]
+    fn a_whole_frame_parses_as_the_checked_parse_does() {
+        let messages = [
+            request(7, "add", &(1, "two", [3.5])).unwrap(),
+            request(8, "f", &()).unwrap(),
+            success(9, &Value::Ext(3, vec![1, 2])).unwrap(),
+            failure(10, &(0, "boom")).unwrap(),
+            notification("log", &("hé",)).unwrap(),
+            vec![0x93, 0x02, 0xa1, b'x', 0x81, 0xa1, b'k', 0x01],
+        ];
+        for bytes in messages {
+            let frame = Bytes::from(bytes);
+            assert_eq!(
+                Message::parse_frame(frame.clone()),
+                Message::parse(frame.clone()),
+                "{frame:02x?}"
+            );
+        }
+        // The elements before the last are still checked.
+        let error = Message::parse_frame(Bytes::from_static(&[0x94, 0x00, 0x01, 0x07, 0x90]));
+        assert_eq!(
+            error.unwrap_err().to_string(),
+            "malformed msgpack-rpc message: the method is not a string"
         );
     }
 

@@ -15,7 +15,7 @@
 
 use std::io;
 
-use msgpack_core::{ErrorKind, Family, Limits, Marker, Owed};
+use msgpack_core::{ErrorKind, Framed, Framer, Limits};
 use serde::de::DeserializeSeed;
 
 use crate::de::{Borrowed, Copied, Decoder};
@@ -131,16 +131,49 @@ impl<R: io::Read> IoRead<R> {
 
     /// Reads the next whole value into `self.buffer`. `Ok(false)` when the
     /// stream ends cleanly before the value's first byte.
+    ///
+    /// msgpack-core's [`Framer`] says where the value ends, fed each read
+    /// as it arrives: no read asks for more than the value can still need
+    /// ([`Framer::least_needed`]), so nothing past it is read, and memory
+    /// grows only with the bytes that arrive, never with a declared
+    /// length. The framer holds the stream size limit; depth and value
+    /// count are left to decoding, which counts them as `from_slice` does.
     pub(crate) fn next_value(&mut self, limits: Limits) -> Result<bool> {
         self.consumed += self.buffer.len();
         self.buffer.clear();
-        let mut framer = Framer {
-            reader: &mut self.reader,
-            buffer: &mut self.buffer,
-            limits,
-            base: self.consumed,
-        };
-        framer.frame(self.peeked.take())
+        let mut framer = Framer::new(Limits::unlimited().max_bytes(limits.bytes()));
+        framer.skipped(self.consumed);
+        if let Some(byte) = self.peeked.take() {
+            self.buffer.push(byte);
+            if let Framed::Value { .. } = framer.feed(&self.buffer)? {
+                return Ok(true);
+            }
+        }
+        loop {
+            let start = self.buffer.len();
+            let want = framer.least_needed().min(CHUNK);
+            self.buffer.resize(start + want, 0);
+            let read = loop {
+                match self.reader.read(&mut self.buffer[start..]) {
+                    Ok(read) => break read,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        self.buffer.truncate(start);
+                        return Err(Error::io(e));
+                    }
+                }
+            };
+            self.buffer.truncate(start + read);
+            if read == 0 {
+                if start == 0 {
+                    return Ok(false);
+                }
+                return Err(Error::wire(ErrorKind::UnexpectedEof, self.offset()));
+            }
+            if let Framed::Value { .. } = framer.feed(&self.buffer[start..])? {
+                return Ok(true);
+            }
+        }
     }
 
     /// Whether the stream has ended after the current value. Reads one
@@ -214,111 +247,6 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
     }
 }
 
-/// Copies exactly one value's bytes from a reader.
-struct Framer<'r, R> {
-    reader: &'r mut R,
-    buffer: &'r mut Vec<u8>,
-    limits: Limits,
-    /// Stream offset of `buffer[0]`, for error offsets.
-    base: usize,
-}
-
 /// How much a stream read copies at a time: a declared length is never
 /// trusted for allocation, only bytes that really arrive.
 const CHUNK: usize = 8 * 1024;
-
-impl<R: io::Read> Framer<'_, R> {
-    /// Frames one value whose first byte may already have been read.
-    /// Iterative: nesting costs no stack here. The walk of
-    /// msgpack-core's `Reader::skip`, on the same `Owed` and
-    /// `Marker::length` rules, but over a stream: `skip` needs the whole
-    /// input in a slice, where this reads each header and payload as it
-    /// comes, never more than arrived.
-    fn frame(&mut self, mut first: Option<u8>) -> Result<bool> {
-        // Values still owed: the one asked for, plus every element its
-        // containers declare. A stream cannot say how many bytes are left:
-        // memory grows only with the bytes that arrive.
-        let mut owed = Owed::new(1);
-        while owed.get() > 0 {
-            owed.pay(1);
-            let at = self.buffer.len();
-            match first.take() {
-                Some(byte) => {
-                    self.check_size(1)?;
-                    self.buffer.push(byte);
-                }
-                None if self.fill(1)? => {}
-                None if at == 0 => return Ok(false),
-                None => return Err(self.eof()),
-            }
-            let marker = Marker::from_u8(self.buffer[at]);
-            if marker == Marker::Reserved {
-                return Err(Error::wire(ErrorKind::ReservedMarker, self.base + at));
-            }
-            let header_len = marker.header_len();
-            self.fill_exact(header_len)?;
-            let len = marker.length().of(&self.buffer[at + 1..]) as u64;
-            let payload = match marker.family() {
-                Family::Array => {
-                    owed.add(len);
-                    0
-                }
-                Family::Map => {
-                    owed.add(2 * len);
-                    0
-                }
-                Family::Str | Family::Bin | Family::Ext => len,
-                _ => 0,
-            };
-            self.fill_exact(usize::try_from(payload).unwrap_or(usize::MAX))?;
-        }
-        Ok(true)
-    }
-
-    fn eof(&self) -> Error {
-        Error::wire(ErrorKind::UnexpectedEof, self.base + self.buffer.len())
-    }
-
-    /// Fails if `len` more bytes would pass the size limit.
-    fn check_size(&self, len: usize) -> Result<()> {
-        let end = self
-            .base
-            .saturating_add(self.buffer.len())
-            .saturating_add(len);
-        if end > self.limits.bytes() {
-            let limit = self.limits.bytes();
-            return Err(Error::wire(ErrorKind::SizeLimitExceeded { limit }, limit));
-        }
-        Ok(())
-    }
-
-    /// Reads `len` more bytes into the buffer. `Ok(false)` if the stream
-    /// ended before the first of them; an end-of-input error if it ended
-    /// after some.
-    fn fill(&mut self, len: usize) -> Result<bool> {
-        self.check_size(len)?;
-        let start = self.buffer.len();
-        let target = start + len;
-        let mut chunk = [0u8; CHUNK];
-        while self.buffer.len() < target {
-            let want = (target - self.buffer.len()).min(CHUNK);
-            match self.reader.read(&mut chunk[..want]) {
-                Ok(0) if self.buffer.len() == start => return Ok(false),
-                Ok(0) => return Err(self.eof()),
-                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(Error::io(e)),
-            }
-        }
-        Ok(true)
-    }
-
-    /// Reads `len` more bytes; the stream ending first is an error.
-    fn fill_exact(&mut self, len: usize) -> Result<()> {
-        if len == 0 || self.fill(len)? {
-            Ok(())
-        } else {
-            Err(self.eof())
-        }
-    }
-}

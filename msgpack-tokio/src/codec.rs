@@ -11,7 +11,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::write::BytesWriter;
 use crate::{Error, Result};
 
 /// The frame size limit unless set: 16 MiB.
@@ -22,8 +21,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 << 20;
 /// (Python's `Unpacker.feed`, `@msgpack/msgpack`'s `decodeMultiStream`,
 /// fluentd's forward protocol).
 ///
-/// It encodes any `Enc: Serialize` straight into the write buffer, and
-/// decodes `Dec`, which is any `DeserializeOwned` type (derived ones
+/// It encodes any `Enc: Serialize` (through the serializer over a `Vec`
+/// that derived types have a direct path on, then one copy into the
+/// write buffer), and decodes `Dec`, which is any `DeserializeOwned` type (derived ones
 /// included), or one of two types it treats apart:
 /// [`Value`] (decoded by the wire layer, without recursion), and
 /// [`Bytes`] or [`BytesMut`]: the raw frame, exactly one value's bytes,
@@ -97,6 +97,8 @@ pub struct MsgPackCodec<Enc, Dec> {
     last_len: usize,
     /// Where the error that ended the stream was.
     failed: Option<Option<usize>>,
+    /// What the encoder serializes into before copying to the buffer.
+    scratch: Vec<u8>,
     /// Bytes fed to the framer or to decoding, for the tests that show
     /// the work is linear.
     #[cfg(test)]
@@ -127,6 +129,7 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
             scanned: 0,
             last_len: 0,
             failed: None,
+            scratch: Vec::new(),
             #[cfg(test)]
             work: 0,
             types: PhantomData,
@@ -271,6 +274,7 @@ impl<Enc, Dec> Clone for MsgPackCodec<Enc, Dec> {
             scanned: self.scanned,
             last_len: self.last_len,
             failed: self.failed,
+            scratch: Vec::new(),
             #[cfg(test)]
             work: self.work,
             types: PhantomData,
@@ -294,24 +298,28 @@ impl<Enc: Serialize, Dec> Encoder<Enc> for MsgPackCodec<Enc, Dec> {
 
     /// Appends `item`'s encoding to `dst`; a value that fails to encode
     /// appends nothing.
+    ///
+    /// The value is serialized into a `Vec` the codec keeps, then copied
+    /// to `dst`: msgpack-serde's serializer over a `Vec<u8>` is the one
+    /// `#[derive(MsgPack)]` types have their direct path on, which more
+    /// than pays for the copy (see `benches/RESULTS.md`). The `Vec` keeps
+    /// its room for the next value, up to 64 KiB.
     fn encode(&mut self, item: Enc, dst: &mut BytesMut) -> Result<()> {
-        encode_into(&item, dst, self.config)
+        self.scratch.clear();
+        let result = item.serialize(&mut Serializer::with_config(&mut self.scratch, self.config));
+        if result.is_ok() {
+            dst.extend_from_slice(&self.scratch);
+        }
+        if self.scratch.capacity() > SCRATCH_KEPT {
+            self.scratch = Vec::new();
+        }
+        result.map_err(Error::serde)
     }
 }
 
-/// Appends `value` to `dst` under `config`, or nothing if it fails.
-pub(crate) fn encode_into<T: ?Sized + Serialize>(
-    value: &T,
-    dst: &mut BytesMut,
-    config: Config,
-) -> Result<()> {
-    let start = dst.len();
-    let mut serializer = Serializer::with_config(BytesWriter(dst), config);
-    value.serialize(&mut serializer).map_err(|error| {
-        dst.truncate(start);
-        Error::serde(error)
-    })
-}
+/// The most room the encoder's `Vec` keeps between values: one large
+/// value does not hold its size for the life of the codec.
+const SCRATCH_KEPT: usize = 64 << 10;
 
 impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Item = Dec;
@@ -387,6 +395,29 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
                 return Ok(cast(value));
             }
         }
+        // A raw frame under no depth or value limit (msgpack-rpc's) that
+        // has arrived whole is found by `Reader::skip`, the wire layer's
+        // walker for values in a slice, at about half the framer's cost.
+        if mode == Mode::Raw
+            && self.scanned == 0
+            && src.len() >= self.last_len
+            && self.limits.depth() == usize::MAX
+            && self.limits.values() == usize::MAX
+        {
+            let mut reader = Reader::new(src);
+            match reader.skip() {
+                Ok(()) if self.fits_in_place(reader.position()) => {
+                    let len = reader.position();
+                    return Ok(raw_frame(src.split_to(len)));
+                }
+                _ => {
+                    #[cfg(test)]
+                    {
+                        self.work += src.len();
+                    }
+                }
+            }
+        }
         let start = self.framer.value_start();
         let len = match self.next_frame(src) {
             Ok(Some(len)) => len,
@@ -431,11 +462,25 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     }
 
     /// Moves past the `len` bytes of a value decoded in place, if it is
-    /// within the size limits (if not, the framer finds the error).
+    /// within the size limits (if not, the framer finds the error). A
+    /// `Deserialize` that read nothing (`len` 0) is left to the framed
+    /// path too, which reports the value's bytes as trailing, as
+    /// `from_slice` does, instead of yielding it again and again.
     #[inline]
     fn consumed_in_place(&mut self, src: &mut BytesMut, len: usize) -> bool {
+        if !self.fits_in_place(len) {
+            return false;
+        }
+        src.advance(len);
+        true
+    }
+
+    /// Accounts for a value of `len` bytes found in place, if it is within
+    /// the size limits; the caller then takes it off the buffer.
+    #[inline]
+    fn fits_in_place(&mut self, len: usize) -> bool {
         let end = self.framer.offset().saturating_add(len);
-        if len > self.max_frame_len || end > self.limits.bytes() {
+        if len == 0 || len > self.max_frame_len || end > self.limits.bytes() {
             return false;
         }
         #[cfg(test)]
@@ -444,7 +489,6 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         }
         self.framer.skipped(len);
         self.last_len = len;
-        src.advance(len);
         true
     }
 }

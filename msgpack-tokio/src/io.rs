@@ -2,13 +2,12 @@
 //! time, and a `Stream`/`Sink` pair over any reader and writer.
 
 use bytes::{BufMut, BytesMut};
-use msgpack_serde::{Config, Limits};
+use msgpack_serde::Limits;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite};
 
-use crate::codec::encode_into;
 use crate::{Error, MsgPackCodec, Result, DEFAULT_MAX_FRAME_LEN};
 
 /// The most bytes [`read_value`] asks a reader for at a time.
@@ -107,9 +106,8 @@ where
     T: ?Sized + Serialize,
     W: AsyncWrite + Unpin + ?Sized,
 {
-    let mut buffer = BytesMut::new();
-    encode_into(value, &mut buffer, Config::named())?;
-    writer.write_all(&buffer).await?;
+    let bytes = msgpack_serde::to_vec(value).map_err(Error::serde)?;
+    writer.write_all(&bytes).await?;
     writer.flush().await?;
     Ok(())
 }

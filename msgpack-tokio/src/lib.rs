@@ -20,7 +20,7 @@
 //!
 //! [`MsgPackCodec`] decodes any `DeserializeOwned` type, [`Value`], or the
 //! raw bytes of each value ([`bytes::Bytes`]) for relays, and encodes any
-//! `Serialize` straight into its buffer. Errors carry the stream offset
+//! `Serialize` into its buffer. Errors carry the stream offset
 //! and say which limit a value broke; after invalid data the stream ends
 //! with that error, and a peer that stops mid-value gets a distinct
 //! [`Error::is_truncated`] error.
@@ -52,7 +52,6 @@ mod error;
 mod io;
 #[cfg(feature = "tokio-serde")]
 pub mod tokio_serde;
-mod write;
 
 pub use codec::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
 pub use error::{Error, Result};

@@ -41,7 +41,7 @@ use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::codec::{decode_whole, encode_into};
+use crate::codec::decode_whole;
 use crate::{Error, MsgPackCodec, Result};
 
 /// The MessagePack format for `tokio_serde::Framed`: decodes each frame
@@ -121,9 +121,8 @@ impl<Item, SinkItem: Serialize> ::tokio_serde::Serializer<SinkItem> for MsgPack<
     type Error = Error;
 
     fn serialize(self: Pin<&mut Self>, item: &SinkItem) -> Result<Bytes> {
-        let mut buffer = BytesMut::new();
-        encode_into(item, &mut buffer, self.config)?;
-        Ok(buffer.freeze())
+        let bytes = msgpack_serde::to_vec_with_config(item, self.config).map_err(Error::serde)?;
+        Ok(Bytes::from(bytes))
     }
 }
 

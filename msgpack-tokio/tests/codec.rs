@@ -140,6 +140,34 @@ fn errors_carry_the_stream_offset_and_end_the_stream() {
     }
 }
 
+/// A type whose `Deserialize` reads nothing at all.
+#[derive(Debug)]
+struct ReadsNothing;
+
+impl<'de> Deserialize<'de> for ReadsNothing {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Ok(ReadsNothing)
+    }
+}
+
+#[test]
+fn a_type_that_reads_nothing_of_its_value_ends_the_stream_as_from_slice_does() {
+    // Decoding in place must move past a value, or the stream would yield
+    // the same item for ever without reading on.
+    assert_eq!(
+        msgpack_serde::from_slice::<ReadsNothing>(&[0x01])
+            .unwrap_err()
+            .to_string(),
+        "trailing bytes after the value at offset 0"
+    );
+    let mut codec = MsgPackCodec::<(), ReadsNothing>::new();
+    let error = decode_in_chunks(&mut codec, &[0x01, 0x02], 2).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "trailing bytes after the value at offset 0"
+    );
+}
+
 #[test]
 fn each_limit_has_its_own_error() {
     let cases: &[(Limits, usize, &[u8], &str)] = &[
@@ -292,5 +320,47 @@ proptest! {
         }
         prop_assert_eq!(&raw_decoded, &frames);
         prop_assert_eq!(&serde_decoded, &frames);
+    }
+}
+
+#[test]
+fn raw_frames_under_no_depth_limit_split_and_fail_as_under_the_default() {
+    // Unlimited depth and values: whole frames are found by the wire
+    // layer's walker in place, cut ones by the framer; the frames and the
+    // errors are the same whichever finds them.
+    let values = [
+        msgpack_serde::to_vec(&(1, "two", [3.5])).unwrap(),
+        msgpack_serde::to_vec(&Point { x: 1, y: 2 }).unwrap(),
+        vec![0x91, 0x91, 0x90],
+        vec![0xc0],
+    ];
+    let stream = values.concat();
+    for chunk in [1, 2, 5, stream.len()] {
+        for limits in [Limits::default(), Limits::unlimited()] {
+            let mut codec = MsgPackCodec::<(), Bytes>::new().with_limits(limits);
+            let frames = decode_in_chunks(&mut codec, &stream, chunk).unwrap();
+            assert_eq!(frames, values, "chunks of {chunk}, {limits:?}");
+
+            let mut bad = stream.clone();
+            bad.extend_from_slice(&[0x92, 0x01, 0xc1]);
+            let mut codec = MsgPackCodec::<(), Bytes>::new().with_limits(limits);
+            let error = decode_in_chunks(&mut codec, &bad, chunk).unwrap_err();
+            let at = stream.len() + 2;
+            assert_eq!(
+                error.to_string(),
+                format!("reserved marker 0xc1 at offset {at}")
+            );
+
+            let mut codec = MsgPackCodec::<(), Bytes>::new()
+                .with_limits(limits)
+                .with_max_frame_len(8);
+            let error = decode_in_chunks(&mut codec, &stream, chunk).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                // The float's header, which takes the value past 8 bytes.
+                "value exceeds the frame size limit of 8 bytes at offset 7",
+                "chunks of {chunk}, {limits:?}"
+            );
+        }
     }
 }
