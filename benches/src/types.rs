@@ -36,7 +36,13 @@ struct Measured {
 
 fn measure_one<T>(budget: Budget, value: &T) -> Vec<Measured>
 where
-    T: Serialize + DeserializeOwned + Packable + Unpackable + PartialEq,
+    T: Serialize
+        + DeserializeOwned
+        + Packable
+        + Unpackable
+        + zerompk::ToMessagePack
+        + zerompk::FromMessagePackOwned
+        + PartialEq,
 {
     let mut out = Vec::new();
     let mut run = |codec, encode: &dyn Fn(&mut Vec<u8>), decode: &dyn Fn(&[u8])| {
@@ -76,6 +82,13 @@ where
         },
         &|b| {
             black_box(T::unpack(b).unwrap());
+        },
+    );
+    run(
+        "zerompk",
+        &|b| zerompk::write_msgpack(b, value).unwrap(),
+        &|b| {
+            black_box(zerompk::from_msgpack::<T>(b).unwrap());
         },
     );
     run(
