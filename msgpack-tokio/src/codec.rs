@@ -341,7 +341,9 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
             && self.failed.is_none()
         {
             let limits = self.limits.max_bytes(usize::MAX);
-            let mut deserializer = msgpack_serde::Deserializer::from_slice(src).with_limits(limits);
+            let window = &src[..self.in_place_len(src)];
+            let mut deserializer =
+                msgpack_serde::Deserializer::from_slice(window).with_limits(limits);
             if let Ok(value) = Dec::deserialize(&mut deserializer) {
                 if self.consumed_in_place(src, deserializer.byte_offset()) {
                     return Ok(Some(value));
@@ -404,7 +406,7 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
             && self.limits.depth() == usize::MAX
             && self.limits.values() == usize::MAX
         {
-            let mut reader = Reader::new(src);
+            let mut reader = Reader::new(&src[..self.in_place_len(src)]);
             match reader.skip() {
                 Ok(()) if self.fits_in_place(reader.position()) => {
                     let len = reader.position();
@@ -442,7 +444,7 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     /// A `Value` decoded where it lies, as `decode` does serde types.
     fn value_in_place(&mut self, src: &mut BytesMut) -> Option<Value> {
         let limits = self.limits.max_bytes(usize::MAX);
-        let decoded = Reader::with_limits(src, limits)
+        let decoded = Reader::with_limits(&src[..self.in_place_len(src)], limits)
             .ok()
             .and_then(|mut reader| {
                 let value = Value::decode(&mut reader).ok()?;
@@ -473,6 +475,16 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         }
         src.advance(len);
         true
+    }
+
+    /// How much of `src` a value found in place may take: no more than the
+    /// frame and stream size limits allow, so that a value past them ends
+    /// its read in place at the limit, before it is decoded (and what it
+    /// would allocate), and the framer reports it.
+    #[inline]
+    fn in_place_len(&self, src: &[u8]) -> usize {
+        let stream_left = self.limits.bytes().saturating_sub(self.framer.offset());
+        src.len().min(self.max_frame_len).min(stream_left)
     }
 
     /// Accounts for a value of `len` bytes found in place, if it is within

@@ -247,3 +247,29 @@ fn a_peer_that_stops_mid_value_gets_a_truncated_error() {
         8,
     );
 }
+
+/// A value past the frame size limit that has arrived whole, after one
+/// that fitted (so the codec decodes in place): refused as the framer
+/// refuses it, before decoding it (60,000 fixints would be 480 KB of
+/// `u64`s), whichever of the codec's modes reads it.
+#[test]
+fn a_whole_value_past_the_frame_limit_is_refused_before_it_is_decoded() {
+    let mut stream = vec![0x91, 0x01]; // [1]
+    stream.extend([0xdc, 0xea, 0x60]); // array 16 of 60,000 elements
+    stream.extend(std::iter::repeat_n(0x01, 60_000));
+    let message = "value exceeds the frame size limit of 4096 bytes at offset 2";
+
+    let mut codec = MsgPackCodec::<(), Vec<u64>>::new().with_max_frame_len(4096);
+    let mut buffer = BytesMut::from(&stream[..]);
+    assert_eq!(codec.decode(&mut buffer).unwrap(), Some(vec![1]));
+    let (error, usage) = measure(|| codec.decode(&mut buffer).unwrap_err());
+    assert_eq!(error.to_string(), message, "serde");
+    assert!(usage.total <= BASE, "serde: {usage:?}");
+
+    let mut codec = MsgPackCodec::<(), Value>::new().with_max_frame_len(4096);
+    let mut buffer = BytesMut::from(&stream[..]);
+    assert!(codec.decode(&mut buffer).unwrap().is_some());
+    let (error, usage) = measure(|| codec.decode(&mut buffer).unwrap_err());
+    assert_eq!(error.to_string(), message, "Value");
+    assert!(usage.total <= BASE, "Value: {usage:?}");
+}
