@@ -37,6 +37,7 @@ type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
 /// | [`queue_len`](Self::queue_len) | 64 | messages queued for writing, and notifications queued for their handlers |
 /// | [`max_frame_len`](Self::max_frame_len) | 16 MiB | bytes of one incoming message; a larger one ends the connection |
 /// | [`timeout`](Self::timeout) | none | how long a call waits for its response |
+/// | [`close_timeout`](Self::close_timeout) | 5 s | how long a closing connection waits for its queued messages to be written |
 ///
 /// So the memory of a connection stays under about
 /// `(max_concurrent_handlers + queue_len + 1) * max_frame_len` for what
@@ -54,6 +55,7 @@ pub struct Builder {
     queue_len: usize,
     max_frame_len: usize,
     timeout: Option<Duration>,
+    close_timeout: Duration,
 }
 
 impl Default for Builder {
@@ -73,6 +75,7 @@ impl fmt::Debug for Builder {
             .field("queue_len", &self.queue_len)
             .field("max_frame_len", &self.max_frame_len)
             .field("timeout", &self.timeout)
+            .field("close_timeout", &self.close_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -89,6 +92,7 @@ impl Builder {
             queue_len: 64,
             max_frame_len: DEFAULT_MAX_FRAME_LEN,
             timeout: None,
+            close_timeout: Duration::from_secs(5),
         }
     }
 
@@ -198,6 +202,17 @@ impl Builder {
         self
     }
 
+    /// How long a closing connection (closed by either side, or by a
+    /// failed read) waits for the messages still queued to be written;
+    /// then the stream is dropped, written or not, so that a peer that
+    /// stops reading cannot keep the connection's task, buffers and
+    /// socket alive (5 seconds unless set).
+    #[must_use]
+    pub fn close_timeout(mut self, timeout: Duration) -> Builder {
+        self.close_timeout = timeout;
+        self
+    }
+
     /// Starts a connection over `reader` and `writer` (the two halves of a
     /// socket, or a child's stdout and stdin), on the current tokio
     /// runtime: one task reads and dispatches, one writes.
@@ -214,7 +229,12 @@ impl Builder {
             closed: CancellationToken::new(),
             timeout: self.timeout,
         });
-        tokio::spawn(write_loop(writer, queue, shared.closed.clone()));
+        tokio::spawn(write_loop(
+            writer,
+            queue,
+            shared.closed.clone(),
+            self.close_timeout,
+        ));
         tokio::spawn(read_loop(reader, Arc::clone(&shared), self.clone()));
         Connection { shared }
     }
@@ -383,17 +403,31 @@ impl Drop for Waiting<'_> {
 }
 
 /// Writes queued messages, flushing when the queue runs dry, until every
-/// sender is gone or the connection closes (then what is queued is
-/// still written). A failed write closes the connection.
+/// sender is gone or the connection closes; then what is queued is still
+/// written, for at most `close_timeout` after the close, and the stream
+/// is shut down and dropped. A failed write closes the connection.
+///
+/// The close is watched only between batches, never during a write: a
+/// message is written whole or, past the timeout, the stream is dropped
+/// with it, not followed by the next one.
 async fn write_loop<W: AsyncWrite + Unpin>(
     writer: W,
     mut queue: mpsc::Receiver<Vec<u8>>,
     closed: CancellationToken,
+    close_timeout: Duration,
 ) {
-    let mut writer = BufWriter::with_capacity(64 << 10, writer);
-    let mut failed = false;
     let writing = async {
-        while let Some(bytes) = queue.recv().await {
+        let mut writer = BufWriter::with_capacity(64 << 10, writer);
+        let mut failed = false;
+        // One future for the whole loop, not one per batch.
+        let mut closing = std::pin::pin!(closed.cancelled());
+        loop {
+            let bytes = tokio::select! {
+                biased;
+                bytes = queue.recv() => bytes,
+                () = &mut closing => None,
+            };
+            let Some(bytes) = bytes else { break };
             failed = writer.write_all(&bytes).await.is_err();
             while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
                 failed = writer.write_all(&bytes).await.is_err();
@@ -403,20 +437,24 @@ async fn write_loop<W: AsyncWrite + Unpin>(
                 break;
             }
         }
+        // Closing: nothing more is accepted; what is queued is written.
+        closed.cancel();
+        queue.close();
+        while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
+            failed = writer.write_all(&bytes).await.is_err();
+        }
+        if !failed {
+            let _ = writer.shutdown().await;
+        }
     };
-    // Watched once for the whole loop, not once per message.
+    let given_up = async {
+        closed.cancelled().await;
+        tokio::time::sleep(close_timeout).await;
+    };
     tokio::select! {
         () = writing => {}
-        () = closed.cancelled() => {}
+        () = given_up => {}
     }
-    queue.close();
-    while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
-        failed = writer.write_all(&bytes).await.is_err();
-    }
-    if !failed {
-        let _ = writer.shutdown().await;
-    }
-    closed.cancel();
 }
 
 /// Reads messages and dispatches them until the stream ends or the

@@ -365,6 +365,40 @@ async fn a_peer_that_does_not_read_makes_callers_wait() {
     reading.await.unwrap();
 }
 
+/// A peer that stops reading cannot keep a closed connection alive: once
+/// `close_timeout` has passed, the stream is dropped with what it could
+/// not write (before the fix, the writer waited on the pipe for ever).
+#[tokio::test(start_paused = true)]
+async fn a_closed_connection_drops_its_stream_when_the_peer_stops_reading() {
+    let (ours, mut theirs) = tokio::io::duplex(64);
+    let (read, write) = tokio::io::split(ours);
+    let client = Builder::new()
+        .close_timeout(Duration::from_secs(2))
+        .connect(read, write);
+    // More than the pipe holds: the writer waits for a read that never comes.
+    client.notify("log", ("x".repeat(1000),)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    client.close();
+    assert!(client
+        .notify("log", ("late",))
+        .await
+        .unwrap_err()
+        .is_closed());
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    theirs
+        .write_all(b"\xc0")
+        .await
+        .expect("held within the timeout");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let error = theirs.write_all(b"\xc0").await.unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
+    // What the peer did get is the start of the message, then the end.
+    let mut got = Vec::new();
+    theirs.read_to_end(&mut got).await.unwrap();
+    assert_eq!(got.len(), 64);
+    assert_eq!(got[..3], [0x93, 0x02, 0xa3]);
+}
+
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_over_a_unix_socket() {
