@@ -206,6 +206,31 @@ impl Framer {
         self.start += len;
     }
 
+    /// Forgets what has been fed of the value being framed, back to where
+    /// it starts: for a caller that found the value's end another way once
+    /// all of it had arrived (by decoding it in place), which then moves
+    /// past it with [`skipped`](Self::skipped).
+    ///
+    /// ```
+    /// use msgpack_core::{Framed, Framer, Limits};
+    ///
+    /// let mut framer = Framer::new(Limits::default());
+    /// framer.feed(&[0x92, 0x01]).unwrap(); // [1, ...
+    /// framer.rewind();
+    /// assert!(!framer.in_value());
+    /// framer.skipped(3); // [1, 2], decoded by the caller
+    /// assert_eq!(framer.feed(&[0xc0]).unwrap(), Framed::Value { len: 1, used: 1 });
+    /// assert_eq!(framer.offset(), 4);
+    /// ```
+    pub fn rewind(&mut self) {
+        self.len = 0;
+        self.owed = Owed::new(1);
+        self.values = 1;
+        self.open.clear();
+        self.skip = 0;
+        self.held = 0;
+    }
+
     /// Frames the next bytes of the stream. Returns where the value being
     /// framed ends, if it ends in `chunk`; the caller feeds the rest of
     /// the chunk again for the next value.

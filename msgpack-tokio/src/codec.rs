@@ -74,7 +74,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 << 20;
 ///
 /// A value that has arrived whole is decoded where it lies in the read
 /// buffer, and decoding finds its end: framing then costs nothing. Only
-/// a value cut off by the end of what has arrived is framed first.
+/// a value cut off by the end of what has arrived is framed, as its bytes
+/// come; one of up to 16 KiB is then decoded where it lies once the rest
+/// has arrived, without framing the rest.
 ///
 /// # Errors end the stream
 ///
@@ -317,6 +319,11 @@ impl<Enc: Serialize, Dec> Encoder<Enc> for MsgPackCodec<Enc, Dec> {
     }
 }
 
+/// The most of a value framed partway for which the codec tries again to
+/// decode it in place when more has arrived: a longer one is framed to
+/// its end.
+const RETRY_IN_PLACE_MAX: usize = 16 << 10;
+
 /// The most room the encoder's `Vec` keeps between values: one large
 /// value does not hold its size for the life of the codec.
 const SCRATCH_KEPT: usize = 64 << 10;
@@ -331,12 +338,9 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
         // finds its end, and the framer is not needed. Straight from
         // `deserialize` to the return slot: for records of a few strings,
         // each move of the value is a copy that shows in the benchmark.
-        // A buffer shorter than the last value most likely ends inside
-        // this one (values of a stream tend to be alike): framing it costs
-        // less than decoding it partway and throwing that away.
+        // When it is not worth trying, see `worth_trying_in_place`.
         if mode == Mode::Serde
-            && self.scanned == 0
-            && src.len() >= self.last_len
+            && self.worth_trying_in_place(src)
             && self.started
             && self.failed.is_none()
         {
@@ -392,7 +396,7 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         if src.len() == self.scanned {
             return Ok(None);
         }
-        if mode == Mode::Value && self.scanned == 0 {
+        if mode == Mode::Value && self.worth_trying_in_place(src) {
             if let Some(value) = self.value_in_place(src) {
                 return Ok(cast(value));
             }
@@ -401,8 +405,7 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         // has arrived whole is found by `Reader::skip`, the wire layer's
         // walker for values in a slice, at about half the framer's cost.
         if mode == Mode::Raw
-            && self.scanned == 0
-            && src.len() >= self.last_len
+            && self.worth_trying_in_place(src)
             && self.limits.depth() == usize::MAX
             && self.limits.values() == usize::MAX
         {
@@ -463,6 +466,22 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         }
     }
 
+    /// Whether to look for the next value where it lies in `src`: a value
+    /// not begun yet, when `src` holds at least as much as the last value
+    /// took (else it most likely ends inside this one, and framing it
+    /// costs less than decoding it partway); or a short value cut off by an
+    /// earlier read, framed partway, once `src` holds twice what was
+    /// framed (most often it is whole then, and decoding it where it lies
+    /// saves framing the rest). Each attempt that fails reads at most
+    /// `src`, and the doubling keeps their sum under twice
+    /// [`RETRY_IN_PLACE_MAX`]: the work stays linear in the bytes.
+    #[inline]
+    fn worth_trying_in_place(&self, src: &[u8]) -> bool {
+        src.len() >= self.last_len
+            && (self.scanned == 0
+                || (self.scanned <= RETRY_IN_PLACE_MAX && src.len() >= 2 * self.scanned))
+    }
+
     /// Moves past the `len` bytes of a value decoded in place, if it is
     /// within the size limits (if not, the framer finds the error). A
     /// `Deserialize` that read nothing (`len` 0) is left to the framed
@@ -483,7 +502,10 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     /// would allocate), and the framer reports it.
     #[inline]
     fn in_place_len(&self, src: &[u8]) -> usize {
-        let stream_left = self.limits.bytes().saturating_sub(self.framer.offset());
+        let stream_left = self
+            .limits
+            .bytes()
+            .saturating_sub(self.framer.value_start());
         src.len().min(self.max_frame_len).min(stream_left)
     }
 
@@ -491,9 +513,14 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     /// the size limits; the caller then takes it off the buffer.
     #[inline]
     fn fits_in_place(&mut self, len: usize) -> bool {
-        let end = self.framer.offset().saturating_add(len);
+        let end = self.framer.value_start().saturating_add(len);
         if len == 0 || len > self.max_frame_len || end > self.limits.bytes() {
             return false;
+        }
+        if self.scanned > 0 {
+            // Framed partway before the rest arrived: found whole now.
+            self.framer.rewind();
+            self.scanned = 0;
         }
         #[cfg(test)]
         {
@@ -642,20 +669,21 @@ mod tests {
         assert!(bytes.len() > 10_000_000);
         for chunk in [1, 7, 64 * 1024] {
             // Framed as it arrives, then decoded once: each byte is
-            // scanned twice, plus the first chunk's attempt at decoding in
-            // place; rescanning from the start at each chunk would be
-            // hundreds of times that even at 64 KiB.
+            // scanned twice, plus the attempts at decoding in place (the
+            // first chunk's, then while the buffer doubles, up to 16 KiB);
+            // rescanning from the start at each chunk would be hundreds of
+            // times that even at 64 KiB.
             let (decoded, work) = feed::<Vec<String>>(&bytes, chunk);
             assert_eq!(decoded, strings);
             assert!(
-                work <= 2 * bytes.len() + chunk,
+                work <= 2 * bytes.len() + 3 * chunk,
                 "{chunk}-byte chunks: {work} bytes scanned"
             );
 
             let (frame, work) = feed::<Bytes>(&bytes, chunk);
             assert_eq!(frame, bytes);
             assert!(
-                work <= 2 * bytes.len(),
+                work <= 2 * bytes.len() + 3 * chunk,
                 "{chunk}-byte chunks, raw: {work} bytes scanned"
             );
         }
@@ -678,5 +706,50 @@ mod tests {
         assert!(buffer.is_empty());
         assert_eq!(codec.work, bytes.len());
         assert_eq!(codec.framer.offset(), bytes.len());
+    }
+
+    /// A value cut off by a read is framed as far as it came, then, once
+    /// the rest has arrived, decoded where it lies: the rest is not framed
+    /// first. The same for `Value`s and raw frames.
+    #[test]
+    fn a_value_cut_off_by_a_read_is_decoded_in_place_once_whole() {
+        let first = msgpack_serde::to_vec(&(1u32, "x".repeat(40))).unwrap();
+        let second = msgpack_serde::to_vec(&(2u32, "y".repeat(40))).unwrap();
+        let cut = 10;
+        let after = [0xc0]; // nil, the next value
+        fn run<T: DeserializeOwned + PartialEq + std::fmt::Debug + 'static>(
+            parts: [&[u8]; 3],
+            want: [T; 2],
+        ) -> usize {
+            // Raw frames are found in place under no depth or value limit
+            // (msgpack-rpc's): the framer counts both over the whole value.
+            let mut codec = MsgPackCodec::<(), T>::new().with_limits(Limits::unlimited());
+            let mut buffer = BytesMut::new();
+            let [want_first, want_second] = want;
+            buffer.extend_from_slice(parts[0]);
+            assert_eq!(codec.decode(&mut buffer).unwrap(), Some(want_first));
+            assert_eq!(codec.decode(&mut buffer).unwrap(), None);
+            buffer.extend_from_slice(parts[1]);
+            buffer.extend_from_slice(parts[2]);
+            assert_eq!(codec.decode(&mut buffer).unwrap(), Some(want_second));
+            assert_eq!(codec.framer.offset(), parts[0].len() + parts[1].len());
+            assert_eq!(&buffer[..], parts[2]);
+            codec.work
+        }
+        let mut head = first.clone();
+        head.extend_from_slice(&second[..cut]);
+        let parts = [&head[..], &second[cut..], &after[..]];
+        // The first in place, the cut part of the second framed, then the
+        // second in place.
+        let expected = first.len() + cut + second.len();
+        let serde = run(parts, [(1u32, "x".repeat(40)), (2, "y".repeat(40))]);
+        let values =
+            [&first, &second].map(|bytes| msgpack_serde::from_slice::<Value>(bytes).unwrap());
+        let value = run(parts, values);
+        let raw = run(
+            parts,
+            [Bytes::from(first.clone()), Bytes::from(second.clone())],
+        );
+        assert_eq!([serde, value, raw], [expected; 3]);
     }
 }
