@@ -14,6 +14,7 @@ use serde::de::{self, Visitor};
 use super::access::Items;
 use super::ext::ExtDeserializer;
 mod deserializer;
+mod numbers;
 
 use crate::{Error, Result};
 

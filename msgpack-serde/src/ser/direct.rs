@@ -7,8 +7,9 @@
 //! impl's serde path. Both write the same bytes: `tests/derive_direct.rs`
 //! compares them.
 //!
-//! This module holds the crate's only `unsafe` code: the casts that
-//! recognise our serializer by type identity and give its result back.
+//! This module holds the casts that recognise our serializer by type
+//! identity and give its result back (the crate's other `unsafe` code is
+//! the one cast in `de/decoder/numbers.rs`).
 
 #![allow(unsafe_code)]
 

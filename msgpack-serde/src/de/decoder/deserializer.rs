@@ -135,12 +135,19 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     /// Arrays as usual, and also bin, so a plain `Vec<u8>` or `[u8; N]`
     /// reads binary data written by other languages.
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        one_value!(self, |start| match self.reader.peek_marker()?.family() {
-            Family::Bin => {
-                let bytes = self.reader.read_bin()?;
-                visitor.visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
-            }
-            _ => self.any(start, visitor),
+        // `Vec` of a number type: in one loop (`numbers.rs`). The type
+        // checks are constants: for any other visitor this is nothing.
+        macro_rules! numbers {
+            ($visitor:ident, $start:ident: $($ty:ty)*) => {$(
+                let $visitor = match self.numbers::<$ty, V>($start, $visitor) {
+                    Ok(result) => return result,
+                    Err(visitor) => visitor,
+                };
+            )*};
+        }
+        one_value!(self, |start| {
+            numbers!(visitor, start: i64 u64 i32 u32 i16 u16 i8 u8 f64 f32);
+            self.seq_or_bin(start, visitor)
         })
     }
 
@@ -363,5 +370,24 @@ fn unexpected<'t>(token: &'t msgpack_core::Token<'_>) -> de::Unexpected<'t> {
         Token::Array(_) => de::Unexpected::Seq,
         Token::Map(_) => de::Unexpected::Map,
         Token::Ext(..) => de::Unexpected::Other("extension"),
+    }
+}
+
+impl<'a, M> Decoder<'a, M> {
+    /// `deserialize_seq` as it was before the numbers: arrays as usual,
+    /// and also bin, so a plain `Vec<u8>` or `[u8; N]` reads binary data
+    /// written by other languages.
+    #[inline(always)]
+    fn seq_or_bin<'de, V: Visitor<'de>>(&mut self, start: usize, visitor: V) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        match self.reader.peek_marker()?.family() {
+            Family::Bin => {
+                let bytes = self.reader.read_bin()?;
+                visitor.visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
+            }
+            _ => self.any(start, visitor),
+        }
     }
 }

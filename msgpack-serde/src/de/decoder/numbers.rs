@@ -1,0 +1,215 @@
+//! Arrays of numbers into `Vec<T>` (`i8` to `u64`, `f32`, `f64`): series,
+//! samples, embeddings. serde's `Vec<T>` visitor reads them element by
+//! element through the decoder, whose position lives in memory between
+//! elements (each element's slow path takes the decoder's address); this
+//! reads them in one loop with the position in a local, then hands the
+//! elements it cannot take (out of range, another form, the last few
+//! bytes of the input) to the usual path one by one, so that every value,
+//! error and limit is the usual path's.
+//!
+//! It applies only when the visitor is the one serde's own
+//! `impl Deserialize for Vec<T>` passes, recognised by type identity (so
+//! another visitor of `Vec<T>`, with a meaning of its own, keeps it), and
+//! only to arrays (bin, and anything else, goes as before).
+//!
+//! This module holds the cast that gives the vector back as the visitor's
+//! value, after checking the two are one type.
+
+#![allow(unsafe_code)]
+
+use std::any::TypeId;
+use std::cell::Cell;
+use std::fmt;
+use std::mem::ManuallyDrop;
+
+use msgpack_core::marker;
+use serde::de::{self, Deserialize, Visitor};
+
+use super::{Decoder, Strings};
+use crate::int_head::int_head;
+use crate::Result;
+
+/// A number an array element can be read as in the loop.
+pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
+    /// The element at the front of `rest` and the bytes it took, when it
+    /// is this type's usual form, in range, with at least 9 bytes at hand;
+    /// `None` leaves it to the usual path.
+    fn read(rest: &[u8]) -> Option<(Self, usize)>;
+}
+
+macro_rules! integers {
+    ($($ty:ty),*) => {$(
+        impl Number for $ty {
+            #[inline(always)]
+            fn read(rest: &[u8]) -> Option<(Self, usize)> {
+                // A positive fixint after one comparison, as the usual
+                // path reads it: small counts and ids are most arrays.
+                if let Some(&byte @ marker::FIXPOS..=marker::FIXPOS_MAX) = rest.first() {
+                    return Some((<$ty>::try_from(byte).ok()?, 1));
+                }
+                let head = int_head(rest)?;
+                let value = if head.negative {
+                    <$ty>::try_from(head.value as i64).ok()?
+                } else {
+                    <$ty>::try_from(head.value).ok()?
+                };
+                Some((value, head.len))
+            }
+        }
+    )*};
+}
+
+integers!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl Number for f64 {
+    #[inline(always)]
+    fn read(rest: &[u8]) -> Option<(Self, usize)> {
+        match rest.first_chunk::<9>()? {
+            [marker::F64, bits @ ..] => Some((f64::from_be_bytes(*bits), 9)),
+            _ => None,
+        }
+    }
+}
+
+impl Number for f32 {
+    #[inline(always)]
+    fn read(rest: &[u8]) -> Option<(Self, usize)> {
+        match rest.first_chunk::<5>()? {
+            [marker::F32, bits @ ..] => Some((f32::from_be_bytes(*bits), 5)),
+            _ => None,
+        }
+    }
+}
+
+impl<'a, M> Decoder<'a, M> {
+    /// The array at the reader as a `Vec<T>`, given as `V`'s value, when
+    /// `V` is serde's visitor for `Vec<T>` and an array is next; otherwise
+    /// the visitor back, nothing read.
+    #[inline(always)]
+    pub(super) fn numbers<'de, T: Number, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        visitor: V,
+    ) -> core::result::Result<Result<V::Value>, V>
+    where
+        M: Strings<'a, 'de>,
+    {
+        if typeid::of::<V>() != vec_visitor::<T>()
+            || typeid::of::<V::Value>() != TypeId::of::<Vec<T>>()
+        {
+            return Err(visitor);
+        }
+        let len = match self.reader.remaining().first() {
+            Some(&byte @ marker::FIXARRAY..=marker::FIXARRAY_MAX) => {
+                self.reader.consume(1);
+                (byte & 0x0f) as u32
+            }
+            Some(&(marker::ARRAY16 | marker::ARRAY32)) => match self.reader.read_array_len() {
+                Ok(len) => len,
+                Err(error) => return Ok(Err(error.into())),
+            },
+            _ => return Err(visitor),
+        };
+        let read = self.read_numbers::<T>(start, len);
+        Ok(read.map(|numbers| {
+            let numbers = ManuallyDrop::new(numbers);
+            // SAFETY: `V::Value` is `Vec<T>` (their ids are equal, checked
+            // above, and `T` is `'static`), so this is a move of the
+            // vector into its own type; the original is not dropped.
+            unsafe { std::mem::transmute_copy::<Vec<T>, V::Value>(&numbers) }
+        }))
+    }
+
+    /// The `len` elements of the array whose header, at `start`, has just
+    /// been read, under the same checks and limits as any array.
+    fn read_numbers<'de, T: Number>(&mut self, start: usize, len: u32) -> Result<Vec<T>>
+    where
+        M: Strings<'a, 'de>,
+    {
+        self.open(start, len, 1)?;
+        // What serde's visitor reserves: the length, up to 1 MiB.
+        let cautious = (1 << 20) / size_of::<T>().max(1);
+        let mut numbers = Vec::with_capacity((len as usize).min(cautious));
+        let rest = self.reader.remaining();
+        let mut pos = 0;
+        while numbers.len() < len as usize {
+            match T::read(&rest[pos..]) {
+                Some((number, taken)) => {
+                    numbers.push(number);
+                    pos += taken;
+                }
+                None => break,
+            }
+        }
+        self.reader.consume(pos);
+        self.pay(numbers.len() as u64);
+        while numbers.len() < len as usize {
+            self.pay(1);
+            numbers.push(T::deserialize(&mut *self)?);
+        }
+        self.close();
+        Ok(numbers)
+    }
+}
+
+/// The type of the visitor serde's `Vec<T>` hands to `deserialize_seq`,
+/// found by asking it (a constant once inlined).
+#[inline(always)]
+fn vec_visitor<T: Number>() -> TypeId {
+    let seen = Cell::new(None);
+    let _ = Vec::<T>::deserialize(Probe(&seen));
+    // The probe sees every visitor serde's impl passes; one that never
+    // reached `deserialize_seq` matches no visitor.
+    seen.get().unwrap_or(TypeId::of::<Probe<'static>>())
+}
+
+/// A deserializer that only notes the type of the visitor
+/// `deserialize_seq` is given.
+struct Probe<'a>(&'a Cell<Option<TypeId>>);
+
+#[derive(Debug)]
+struct ProbeError;
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("probe")
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+impl de::Error for ProbeError {
+    fn custom<E: fmt::Display>(_: E) -> Self {
+        ProbeError
+    }
+}
+
+impl<'de> de::Deserializer<'de> for Probe<'_> {
+    type Error = ProbeError;
+
+    fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> core::result::Result<V::Value, ProbeError> {
+        self.0.set(Some(typeid::of::<V>()));
+        Err(ProbeError)
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> core::result::Result<V::Value, ProbeError> {
+        Err(ProbeError)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_visitor_of_serdes_vec_impl_and_no_other() {
+        assert_ne!(vec_visitor::<i64>(), vec_visitor::<u64>());
+        assert_ne!(vec_visitor::<i64>(), TypeId::of::<Probe<'static>>());
+    }
+}

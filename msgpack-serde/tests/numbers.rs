@@ -1,0 +1,200 @@
+//! `Vec` of numbers, which the decoder reads in one loop when the visitor
+//! is serde's own, against the usual path (a visitor of our own, element
+//! by element, as serde's `Vec` visitor does): the same values, the same
+//! errors at the same offsets, the same limits, whatever the elements are.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use msgpack_serde::{Deserializer, Limits, Value};
+use msgpack_test_support::strategies::{integer_value, string};
+use proptest::prelude::*;
+use serde::de::{self, Deserialize, DeserializeOwned, SeqAccess, Visitor};
+use serde::Serialize;
+
+/// A `Vec<T>` read element by element through a visitor the decoder does
+/// not know: the usual path.
+#[derive(Debug, PartialEq)]
+struct Usual<T>(Vec<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Usual<T> {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Elements<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Elements<T> {
+            type Value = Usual<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Usual<T>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(element) = seq.next_element()? {
+                    out.push(element);
+                }
+                Ok(Usual(out))
+            }
+        }
+        deserializer.deserialize_seq(Elements(PhantomData))
+    }
+}
+
+/// Decodes `bytes` both ways under `limits`, as one array and as two
+/// back to back (what the first leaves owed bounds the second), and
+/// checks they agree: the values bit for bit (re-encoded, so NaNs
+/// compare), or the errors' text.
+fn agree<T>(bytes: &[u8], limits: Limits) -> Result<(), TestCaseError>
+where
+    T: DeserializeOwned + Serialize + fmt::Debug,
+{
+    agree_as::<Vec<T>, Usual<T>>(bytes, limits, |usual| msgpack_serde::to_vec(&usual.0))?;
+    agree_as::<(Vec<T>, Vec<T>), (Usual<T>, Usual<T>)>(bytes, limits, |(a, b)| {
+        msgpack_serde::to_vec(&(a.0, b.0))
+    })
+}
+
+fn agree_as<F, U>(
+    bytes: &[u8],
+    limits: Limits,
+    usual_bytes: impl Fn(U) -> msgpack_serde::Result<Vec<u8>>,
+) -> Result<(), TestCaseError>
+where
+    F: DeserializeOwned + Serialize + fmt::Debug,
+    U: DeserializeOwned,
+{
+    let decode = |bytes: &[u8]| {
+        let mut deserializer = Deserializer::from_slice(bytes).with_limits(limits);
+        let value = F::deserialize(&mut deserializer)?;
+        deserializer.end().map(|()| value)
+    };
+    let fast = decode(bytes).map(|value| msgpack_serde::to_vec(&value).unwrap());
+    let usual = {
+        let mut deserializer = Deserializer::from_slice(bytes).with_limits(limits);
+        U::deserialize(&mut deserializer)
+            .and_then(|v| deserializer.end().map(|()| usual_bytes(v).unwrap()))
+    };
+    match (&fast, &usual) {
+        (Ok(fast), Ok(usual)) => prop_assert_eq!(fast, usual, "{}", std::any::type_name::<F>()),
+        (Err(fast), Err(usual)) => prop_assert_eq!(fast.to_string(), usual.to_string()),
+        _ => prop_assert!(
+            false,
+            "{}: {fast:?} against {usual:?}",
+            std::any::type_name::<F>()
+        ),
+    }
+    Ok(())
+}
+
+fn agree_for_every_number_type(bytes: &[u8], limits: Limits) -> Result<(), TestCaseError> {
+    agree::<i8>(bytes, limits)?;
+    agree::<i16>(bytes, limits)?;
+    agree::<i32>(bytes, limits)?;
+    agree::<i64>(bytes, limits)?;
+    agree::<u8>(bytes, limits)?;
+    agree::<u16>(bytes, limits)?;
+    agree::<u32>(bytes, limits)?;
+    agree::<u64>(bytes, limits)?;
+    agree::<f32>(bytes, limits)?;
+    agree::<f64>(bytes, limits)
+}
+
+/// Mostly numbers of every form and range, now and then something else.
+fn element() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        6 => integer_value(),
+        2 => any::<f64>().prop_map(Value::F64),
+        2 => any::<f32>().prop_map(Value::F32),
+        1 => string().prop_map(Value::from),
+        1 => Just(Value::Nil),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn arrays_of_numbers_read_as_the_usual_path_reads_them(
+        elements in proptest::collection::vec(element(), 0..40),
+        cut in any::<prop::sample::Index>(),
+        trailing in proptest::collection::vec(any::<u8>(), 0..3),
+        values in 1usize..60,
+    ) {
+        let mut bytes = msgpack_serde::to_vec(&elements).unwrap();
+        agree_for_every_number_type(&bytes, Limits::default())?;
+        let half = elements.len() / 2;
+        let pair = msgpack_serde::to_vec(&(&elements[..half], &elements[half..])).unwrap();
+        agree_for_every_number_type(&pair, Limits::default())?;
+        agree_for_every_number_type(&pair[..cut.index(pair.len() + 1)], Limits::default())?;
+        agree_for_every_number_type(&bytes, Limits::default().max_values(values))?;
+        agree_for_every_number_type(&bytes[..cut.index(bytes.len() + 1)], Limits::default())?;
+        bytes.extend_from_slice(&trailing);
+        agree_for_every_number_type(&bytes, Limits::default())?;
+    }
+}
+
+/// Arrays every element of which is a `T` (the loop reads them all),
+/// alone and back to back, whole and cut short.
+macro_rules! valid_arrays {
+    ($($name:ident: $ty:ty,)*) => {$(
+        proptest! {
+            #[test]
+            fn $name(
+                first in proptest::collection::vec(any::<$ty>(), 0..40),
+                second in proptest::collection::vec(any::<$ty>(), 0..40),
+                cut in any::<prop::sample::Index>(),
+            ) {
+                let pair = msgpack_serde::to_vec(&(&first, &second)).unwrap();
+                agree::<$ty>(&pair, Limits::default())?;
+                agree::<$ty>(&pair[..cut.index(pair.len() + 1)], Limits::default())?;
+                let decoded: (Vec<$ty>, Vec<$ty>) = msgpack_serde::from_slice(&pair).unwrap();
+                prop_assert_eq!(msgpack_serde::to_vec(&decoded).unwrap(), pair);
+            }
+        }
+    )*};
+}
+
+valid_arrays! {
+    arrays_of_i8_read_alike: i8,
+    arrays_of_i16_read_alike: i16,
+    arrays_of_i32_read_alike: i32,
+    arrays_of_i64_read_alike: i64,
+    arrays_of_u8_read_alike: u8,
+    arrays_of_u16_read_alike: u16,
+    arrays_of_u32_read_alike: u32,
+    arrays_of_u64_read_alike: u64,
+    arrays_of_f32_read_alike: f32,
+    arrays_of_f64_read_alike: f64,
+}
+
+#[test]
+fn only_serdes_own_vec_visitor_takes_the_loop_and_only_for_arrays() {
+    assert_eq!(
+        msgpack_serde::from_slice::<Vec<u8>>(&[0x91, 0x50]).unwrap(),
+        [0x50]
+    );
+    // bin is a `Vec<u8>` too, as it always was.
+    assert_eq!(
+        msgpack_serde::from_slice::<Vec<u8>>(&[0xc4, 2, 7, 8]).unwrap(),
+        [7, 8]
+    );
+    // Nested, at the end of the input, in a struct's last field.
+    let bytes = msgpack_serde::to_vec(&(1u8, vec![-1i64, 300, -70_000, 1 << 40])).unwrap();
+    assert_eq!(
+        msgpack_serde::from_slice::<(u8, Vec<i64>)>(&bytes).unwrap(),
+        (1, vec![-1, 300, -70_000, 1 << 40])
+    );
+    // Errors name the element's offset, as before.
+    let error =
+        msgpack_serde::from_slice::<Vec<u8>>(&[0x93, 0x01, 0xcd, 0x01, 0x00, 0x02]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid value: integer `256`, expected u8 at offset 2"
+    );
+    let error =
+        msgpack_serde::from_slice::<Vec<f32>>(&[0x92, 0xca, 0, 0, 0, 0, 0xa1, b'x']).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid type: string \"x\", expected f32 at offset 6"
+    );
+    // The vector reserves what serde's visitor reserves: the length.
+    let numbers =
+        msgpack_serde::from_slice::<Vec<u32>>(&msgpack_serde::to_vec(&vec![5u32; 100]).unwrap())
+            .unwrap();
+    assert_eq!((numbers.len(), numbers.capacity()), (100, 100));
+}
