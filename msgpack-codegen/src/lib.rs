@@ -10,6 +10,15 @@
 //! Rust type's range, `f32` written as float 32, timestamps with their
 //! nanoseconds, and the bytes Rust writes for the same value.
 //!
+//! A relay is exact, as `UnknownFields` and `Value` are in Rust: `any`
+//! values and unknown fields write back byte for byte (floats at their
+//! width, integral ones as floats, NaNs with their payload, extensions of
+//! every type) when the bytes are read with the generated module's own
+//! decoder, `decodeX(decodeExact(bytes))` in TypeScript and
+//! `X.from_msgpack(unpackb(data))` in Python. What the packages' own
+//! decoders give (`decode(bytes, decoderOptions)`, `msgpack.unpackb`)
+//! reads too, but keeps no float's width.
+//!
 //! ```
 //! use msgpack_codegen::Language;
 //! use msgpack_serde::schema::Schema;
@@ -21,6 +30,7 @@
 //! let typescript = msgpack_codegen::generate(&doc, Language::TypeScript, "order.json").unwrap();
 //! assert!(typescript.contains("export interface Order {"));
 //! assert!(typescript.contains("export function decodeOrder(value: unknown): Order"));
+//! assert!(typescript.contains("export function decodeExact(bytes: Uint8Array): unknown"));
 //! let python = msgpack_codegen::generate(&doc, Language::Python, "order.json").unwrap();
 //! assert!(python.contains("class Order:"));
 //! let json_schema = msgpack_codegen::json_schema(&doc).unwrap();

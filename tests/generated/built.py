@@ -63,8 +63,9 @@ class Values:
 
     def simple(self, depth: int = 2) -> Any:
         """What reads back the same from MessagePack and from JSON: no
-        floats, bytes or nil, maps keyed by strings (in order)."""
-        kind = self.integer(0, 5 if depth > 0 else 3)
+        float 32 (JSON has no width), bytes or nil, maps keyed by strings
+        (in order)."""
+        kind = self.integer(0, 6 if depth > 0 else 4)
         if kind == 0:
             return self.coin()
         if kind == 1:
@@ -74,6 +75,9 @@ class Values:
         if kind == 3:
             return self.text()
         if kind == 4:
+            # A float 64, integral ones and -0.0 too.
+            return self.pick([self.short_float(), 2.0, -0.0])
+        if kind == 5:
             return self.many(3, lambda: self.simple(depth - 1))
         # Keys in code point order: serde_json's map, which the test reads
         # the value meant into, sorts them so.
