@@ -40,6 +40,7 @@
 mod json_schema;
 mod names;
 mod python;
+mod taken;
 mod typescript;
 
 use std::fmt;
@@ -140,6 +141,7 @@ impl std::error::Error for Error {}
 /// ```
 pub fn generate(doc: &SchemaDocument, language: Language, origin: &str) -> Result<String, Error> {
     check(doc)?;
+    taken::check(doc, language)?;
     match language {
         Language::TypeScript => typescript::generate(doc, origin),
         Language::Python => python::generate(doc, origin),

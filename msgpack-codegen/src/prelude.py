@@ -8,12 +8,12 @@ from typing import Any, Callable, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
 
-T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
+_T = TypeVar("_T")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
-Reader = Callable[[Any, str], T]
-Writer = Callable[[T, str], Any]
+_Reader = Callable[[Any, str], _T]
+_Writer = Callable[[_T, str], Any]
 
 
 def _kind(value: Any) -> str | None:
@@ -131,7 +131,7 @@ def unpackb(data: bytes) -> Any:
     after the value at offset 1`, `invalid UTF-8 in string at offset 0`,
     `reserved marker 0xc1 at offset 0`, `nesting exceeds the depth limit of
     128 at offset 128`."""
-    reader = _Reader(bytes(data))
+    reader = _ByteReader(bytes(data))
     value = reader.value(0)
     if reader.pos != len(reader.data):
         raise ValueError(f"trailing bytes after the value at offset {reader.pos}")
@@ -171,7 +171,7 @@ _SIZED: dict[int, tuple[str, str]] = {
 _CONSTANTS: dict[int, Any] = {0xC0: None, 0xC2: False, 0xC3: True}
 
 
-class _Reader:
+class _ByteReader:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
@@ -361,7 +361,7 @@ def _int(value: Any, at: str) -> int:
     return _fail(at, "an integer", value)  # type: ignore[no-any-return]
 
 
-def _ranged(name: str, low: int, high: int) -> Reader[int]:
+def _ranged(name: str, low: int, high: int) -> _Reader[int]:
     """Reads, and checks before writing, an integer of `name`'s range."""
 
     def check(value: Any, at: str) -> int:
@@ -439,8 +439,8 @@ def _any(value: Any, at: str) -> Any:
     return value
 
 
-def _list(item: Reader[T]) -> Reader[list[T]]:
-    def read(value: Any, at: str) -> list[T]:
+def _list(item: _Reader[_T]) -> _Reader[list[_T]]:
+    def read(value: Any, at: str) -> list[_T]:
         if not _is_array(value):
             return _fail(at, "an array", value)  # type: ignore[no-any-return]
         return [item(v, f"{at}[{i}]") for i, v in enumerate(value)]
@@ -448,15 +448,15 @@ def _list(item: Reader[T]) -> Reader[list[T]]:
     return read
 
 
-def _optional(inner: Reader[T]) -> Reader[T | None]:
-    def read(value: Any, at: str) -> T | None:
+def _optional(inner: _Reader[_T]) -> _Reader[_T | None]:
+    def read(value: Any, at: str) -> _T | None:
         return None if value is None else inner(value, at)
 
     return read
 
 
-def _dict(key: Reader[K], val: Reader[V]) -> Reader[dict[K, V]]:
-    def read(value: Any, at: str) -> dict[K, V]:
+def _dict(key: _Reader[_K], val: _Reader[_V]) -> _Reader[dict[_K, _V]]:
+    def read(value: Any, at: str) -> dict[_K, _V]:
         if not isinstance(value, dict):
             return _fail(at, "a map", value)  # type: ignore[no-any-return]
         return {key(k, f"{at} key"): val(v, f"{at}[{k!r}]") for k, v in value.items()}
@@ -464,7 +464,7 @@ def _dict(key: Reader[K], val: Reader[V]) -> Reader[dict[K, V]]:
     return read
 
 
-def _tuple(*items: Reader[Any]) -> Reader[tuple[Any, ...]]:
+def _tuple(*items: _Reader[Any]) -> _Reader[tuple[Any, ...]]:
     def read(value: Any, at: str) -> tuple[Any, ...]:
         if not _is_array(value) or len(value) != len(items):
             return _fail(at, f"an array of {len(items)}", value)  # type: ignore[no-any-return]
@@ -486,18 +486,18 @@ def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
     return dict(value)
 
 
-def _required(fields: dict[int, Any], tag: int, name: str, read: Reader[T], at: str) -> T:
+def _required(fields: dict[int, Any], tag: int, name: str, read: _Reader[_T], at: str) -> _T:
     if tag not in fields:
         raise ValueError(f"{at}: missing field `{name}` (tag {tag})")
     return read(fields[tag], f"{at}.{name}")
 
 
-def _optional_field(fields: dict[int, Any], tag: int, read: Reader[T], at: str) -> T | None:
+def _optional_field(fields: dict[int, Any], tag: int, read: _Reader[_T], at: str) -> _T | None:
     value = fields.get(tag)
     return None if value is None else read(value, at)
 
 
-def _defaulted(fields: dict[int, Any], tag: int, read: Reader[T], at: str, fallback: Callable[[], T]) -> T:
+def _defaulted(fields: dict[int, Any], tag: int, read: _Reader[_T], at: str, fallback: Callable[[], _T]) -> _T:
     return read(fields[tag], at) if tag in fields else fallback()
 
 
@@ -518,8 +518,8 @@ def _w_f32(value: Any, at: str) -> F32:
     return F32(number)
 
 
-def _w_list(item: Writer[T]) -> Writer[list[T]]:
-    def write(value: list[T], at: str) -> Any:
+def _w_list(item: _Writer[_T]) -> _Writer[list[_T]]:
+    def write(value: list[_T], at: str) -> Any:
         if not _is_array(value):
             return _fail(at, "a list", value)
         return [item(v, f"{at}[{i}]") for i, v in enumerate(value)]
@@ -527,11 +527,11 @@ def _w_list(item: Writer[T]) -> Writer[list[T]]:
     return write
 
 
-def _w_optional(inner: Writer[T]) -> Writer[T | None]:
+def _w_optional(inner: _Writer[_T]) -> _Writer[_T | None]:
     return lambda value, at: None if value is None else inner(value, at)
 
 
-def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
+def _w_tuple(*items: _Writer[Any]) -> _Writer[tuple[Any, ...]]:
     def write(value: tuple[Any, ...], at: str) -> Any:
         if not _is_array(value) or len(value) != len(items):
             return _fail(at, f"a tuple of {len(items)}", value)
@@ -541,11 +541,11 @@ def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
     return write
 
 
-def _w_dict(key: Writer[K], val: Writer[V], ordered: bool) -> Writer[dict[K, V]]:
+def _w_dict(key: _Writer[_K], val: _Writer[_V], ordered: bool) -> _Writer[dict[_K, _V]]:
     """Writes a dict's entries in key order when `ordered` (as Rust's
     `BTreeMap` writes them), else in the dict's order."""
 
-    def write(value: dict[K, V], at: str) -> Any:
+    def write(value: dict[_K, _V], at: str) -> Any:
         if not isinstance(value, dict):
             return _fail(at, "a dict", value)
         items = sorted(value.items(), key=lambda item: item[0]) if ordered else value.items()  # type: ignore[arg-type, return-value]
@@ -554,7 +554,7 @@ def _w_dict(key: Writer[K], val: Writer[V], ordered: bool) -> Writer[dict[K, V]]
     return write
 
 
-def _w_named(cls: type[Any]) -> Writer[Any]:
+def _w_named(cls: type[Any]) -> _Writer[Any]:
     def write(value: Any, at: str) -> Any:
         if not isinstance(value, cls):
             return _fail(at, cls.__name__, value)

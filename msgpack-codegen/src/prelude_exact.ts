@@ -86,13 +86,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * at offset 0`, `reserved marker 0xc1 at offset 0`, `nesting exceeds the
  * depth limit of 128 at offset 128`. */
 export function decodeExact(bytes: Uint8Array): unknown {
-  const reader = new ExactReader(bytes);
+  const reader = new $ExactReader(bytes);
   const value = reader.value(0);
   if (reader.pos !== bytes.length) throw new Error(`trailing bytes after the value at offset ${reader.pos}`);
   return value;
 }
 
-class ExactReader {
+class $ExactReader {
   pos = 0;
   private readonly view: DataView;
 

@@ -11,7 +11,7 @@ use msgpack_serde::schema::{
 use crate::names::pascal;
 use crate::Error;
 
-const PRELUDE: &str = include_str!("prelude.py");
+pub(crate) const PRELUDE: &str = include_str!("prelude.py");
 
 const KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
@@ -106,7 +106,7 @@ fn py_type(shape: &Shape) -> String {
     }
 }
 
-/// An expression of type `Reader[T]`.
+/// An expression of type `_Reader[_T]`.
 fn reader(shape: &Shape) -> String {
     match shape {
         Shape::Bool => "_bool".into(),
@@ -128,7 +128,7 @@ fn reader(shape: &Shape) -> String {
     }
 }
 
-/// An expression of type `Writer[T]`: it checks what the readers check.
+/// An expression of type `_Writer[_T]`: it checks what the readers check.
 fn writer(shape: &Shape) -> String {
     match shape {
         Shape::F32 => "_w_f32".into(),

@@ -11,7 +11,7 @@ use msgpack_serde::schema::{
 use crate::names::pascal;
 use crate::Error;
 
-const PRELUDE: &str = concat!(
+pub(crate) const PRELUDE: &str = concat!(
     include_str!("prelude.ts"),
     "\n",
     include_str!("prelude_exact.ts")
@@ -83,7 +83,7 @@ fn ts_type(shape: &Shape) -> String {
     }
 }
 
-/// An expression of type `Reader<T>` for `shape`.
+/// An expression of type `$Reader<T>` for `shape`.
 fn reader(shape: &Shape) -> String {
     match shape {
         Shape::Bool => "readBool".into(),
@@ -115,7 +115,7 @@ fn reader(shape: &Shape) -> String {
     }
 }
 
-/// An expression of type `Writer<T>` for `shape`.
+/// An expression of type `$Writer<T>` for `shape`.
 fn writer(shape: &Shape) -> String {
     match shape {
         Shape::Bool => "writeBool".into(),
@@ -301,7 +301,7 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
         out,
         "function write${name}(w: MsgPackWriter, value: {name}, at: string): void {{"
     );
-    let _ = writeln!(out, "  const entries: Entry[] = [];");
+    let _ = writeln!(out, "  const entries: $Entry[] = [];");
     for (i, field) in fields.iter().enumerate() {
         let key = quote(&field.name);
         let tag = int(field.tag);

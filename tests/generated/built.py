@@ -140,6 +140,7 @@ class Values:
             ping=everything.Ping(),
             weight=self.short_float(),
             code=self.pick([0x0300, self.ranged(0, 65535)]),
+            entry=everything.Entry(key=self.text()),
             far=self.optional(lambda: self.ranged(-128, 127)),
             unknown_fields=self.unknown(40, 45),
         )

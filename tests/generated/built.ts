@@ -138,6 +138,7 @@ class Values {
       ping: {},
       weight: this.float(),
       code: this.pick([0x0300, this.ranged(0, 65535)]),
+      entry: { key: this.text() },
     };
     const displayName = this.optional(() => this.text());
     if (displayName !== undefined) value.displayName = displayName;

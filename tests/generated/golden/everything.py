@@ -11,12 +11,12 @@ from typing import Any, Callable, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
 
-T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
+_T = TypeVar("_T")
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
-Reader = Callable[[Any, str], T]
-Writer = Callable[[T, str], Any]
+_Reader = Callable[[Any, str], _T]
+_Writer = Callable[[_T, str], Any]
 
 
 def _kind(value: Any) -> str | None:
@@ -134,7 +134,7 @@ def unpackb(data: bytes) -> Any:
     after the value at offset 1`, `invalid UTF-8 in string at offset 0`,
     `reserved marker 0xc1 at offset 0`, `nesting exceeds the depth limit of
     128 at offset 128`."""
-    reader = _Reader(bytes(data))
+    reader = _ByteReader(bytes(data))
     value = reader.value(0)
     if reader.pos != len(reader.data):
         raise ValueError(f"trailing bytes after the value at offset {reader.pos}")
@@ -174,7 +174,7 @@ _SIZED: dict[int, tuple[str, str]] = {
 _CONSTANTS: dict[int, Any] = {0xC0: None, 0xC2: False, 0xC3: True}
 
 
-class _Reader:
+class _ByteReader:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
@@ -364,7 +364,7 @@ def _int(value: Any, at: str) -> int:
     return _fail(at, "an integer", value)  # type: ignore[no-any-return]
 
 
-def _ranged(name: str, low: int, high: int) -> Reader[int]:
+def _ranged(name: str, low: int, high: int) -> _Reader[int]:
     """Reads, and checks before writing, an integer of `name`'s range."""
 
     def check(value: Any, at: str) -> int:
@@ -442,8 +442,8 @@ def _any(value: Any, at: str) -> Any:
     return value
 
 
-def _list(item: Reader[T]) -> Reader[list[T]]:
-    def read(value: Any, at: str) -> list[T]:
+def _list(item: _Reader[_T]) -> _Reader[list[_T]]:
+    def read(value: Any, at: str) -> list[_T]:
         if not _is_array(value):
             return _fail(at, "an array", value)  # type: ignore[no-any-return]
         return [item(v, f"{at}[{i}]") for i, v in enumerate(value)]
@@ -451,15 +451,15 @@ def _list(item: Reader[T]) -> Reader[list[T]]:
     return read
 
 
-def _optional(inner: Reader[T]) -> Reader[T | None]:
-    def read(value: Any, at: str) -> T | None:
+def _optional(inner: _Reader[_T]) -> _Reader[_T | None]:
+    def read(value: Any, at: str) -> _T | None:
         return None if value is None else inner(value, at)
 
     return read
 
 
-def _dict(key: Reader[K], val: Reader[V]) -> Reader[dict[K, V]]:
-    def read(value: Any, at: str) -> dict[K, V]:
+def _dict(key: _Reader[_K], val: _Reader[_V]) -> _Reader[dict[_K, _V]]:
+    def read(value: Any, at: str) -> dict[_K, _V]:
         if not isinstance(value, dict):
             return _fail(at, "a map", value)  # type: ignore[no-any-return]
         return {key(k, f"{at} key"): val(v, f"{at}[{k!r}]") for k, v in value.items()}
@@ -467,7 +467,7 @@ def _dict(key: Reader[K], val: Reader[V]) -> Reader[dict[K, V]]:
     return read
 
 
-def _tuple(*items: Reader[Any]) -> Reader[tuple[Any, ...]]:
+def _tuple(*items: _Reader[Any]) -> _Reader[tuple[Any, ...]]:
     def read(value: Any, at: str) -> tuple[Any, ...]:
         if not _is_array(value) or len(value) != len(items):
             return _fail(at, f"an array of {len(items)}", value)  # type: ignore[no-any-return]
@@ -489,18 +489,18 @@ def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
     return dict(value)
 
 
-def _required(fields: dict[int, Any], tag: int, name: str, read: Reader[T], at: str) -> T:
+def _required(fields: dict[int, Any], tag: int, name: str, read: _Reader[_T], at: str) -> _T:
     if tag not in fields:
         raise ValueError(f"{at}: missing field `{name}` (tag {tag})")
     return read(fields[tag], f"{at}.{name}")
 
 
-def _optional_field(fields: dict[int, Any], tag: int, read: Reader[T], at: str) -> T | None:
+def _optional_field(fields: dict[int, Any], tag: int, read: _Reader[_T], at: str) -> _T | None:
     value = fields.get(tag)
     return None if value is None else read(value, at)
 
 
-def _defaulted(fields: dict[int, Any], tag: int, read: Reader[T], at: str, fallback: Callable[[], T]) -> T:
+def _defaulted(fields: dict[int, Any], tag: int, read: _Reader[_T], at: str, fallback: Callable[[], _T]) -> _T:
     return read(fields[tag], at) if tag in fields else fallback()
 
 
@@ -521,8 +521,8 @@ def _w_f32(value: Any, at: str) -> F32:
     return F32(number)
 
 
-def _w_list(item: Writer[T]) -> Writer[list[T]]:
-    def write(value: list[T], at: str) -> Any:
+def _w_list(item: _Writer[_T]) -> _Writer[list[_T]]:
+    def write(value: list[_T], at: str) -> Any:
         if not _is_array(value):
             return _fail(at, "a list", value)
         return [item(v, f"{at}[{i}]") for i, v in enumerate(value)]
@@ -530,11 +530,11 @@ def _w_list(item: Writer[T]) -> Writer[list[T]]:
     return write
 
 
-def _w_optional(inner: Writer[T]) -> Writer[T | None]:
+def _w_optional(inner: _Writer[_T]) -> _Writer[_T | None]:
     return lambda value, at: None if value is None else inner(value, at)
 
 
-def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
+def _w_tuple(*items: _Writer[Any]) -> _Writer[tuple[Any, ...]]:
     def write(value: tuple[Any, ...], at: str) -> Any:
         if not _is_array(value) or len(value) != len(items):
             return _fail(at, f"a tuple of {len(items)}", value)
@@ -544,11 +544,11 @@ def _w_tuple(*items: Writer[Any]) -> Writer[tuple[Any, ...]]:
     return write
 
 
-def _w_dict(key: Writer[K], val: Writer[V], ordered: bool) -> Writer[dict[K, V]]:
+def _w_dict(key: _Writer[_K], val: _Writer[_V], ordered: bool) -> _Writer[dict[_K, _V]]:
     """Writes a dict's entries in key order when `ordered` (as Rust's
     `BTreeMap` writes them), else in the dict's order."""
 
-    def write(value: dict[K, V], at: str) -> Any:
+    def write(value: dict[_K, _V], at: str) -> Any:
         if not isinstance(value, dict):
             return _fail(at, "a dict", value)
         items = sorted(value.items(), key=lambda item: item[0]) if ordered else value.items()  # type: ignore[arg-type, return-value]
@@ -557,7 +557,7 @@ def _w_dict(key: Writer[K], val: Writer[V], ordered: bool) -> Writer[dict[K, V]]
     return write
 
 
-def _w_named(cls: type[Any]) -> Writer[Any]:
+def _w_named(cls: type[Any]) -> _Writer[Any]:
     def write(value: Any, at: str) -> Any:
         if not isinstance(value, cls):
             return _fail(at, cls.__name__, value)
@@ -628,6 +628,25 @@ class Coord:
 
 
 @dataclass(kw_only=True)
+class Entry:
+    """The schema's `Entry`."""
+
+    key: str
+
+    @staticmethod
+    def from_msgpack(obj: Any, at: str = "Entry") -> Entry:
+        fields = _fields(obj, at, False)
+        return Entry(
+            key=_required(fields, 1, "key", _str, at),
+        )
+
+    def to_msgpack(self, at: str = "Entry") -> Any:
+        entries: list[tuple[int, Any]] = []
+        entries.append((1, _str(self.key, f"{at}.key")))
+        return _struct(entries, {}, False, (1,), at)
+
+
+@dataclass(kw_only=True)
 class Everything:
     """The schema's `Everything`."""
 
@@ -658,6 +677,7 @@ class Everything:
     ping: Ping
     weight: float
     code: int = field(default_factory=lambda: _u16(_from_hex("cd0300"), "Everything.code"))
+    entry: Entry
     far: int | None = None
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
@@ -692,8 +712,9 @@ class Everything:
             ping=_required(fields, 26, "ping", Ping.from_msgpack, at),
             weight=_required(fields, 27, "weight", _float, at),
             code=_defaulted(fields, 28, _u16, f"{at}.code", lambda: _u16(_from_hex("cd0300"), f"{at}.code")),
+            entry=_required(fields, 29, "entry", Entry.from_msgpack, at),
             far=_optional_field(fields, 9007199254740993, _i8, f"{at}.far"),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 9007199254740993)),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993)),
         )
 
     def to_msgpack(self, at: str = "Everything") -> Any:
@@ -730,9 +751,10 @@ class Everything:
         entries.append((27, _w_f32(self.weight, f"{at}.weight")))
         if _u16(self.code, f"{at}.code") != _u16(_u16(_from_hex("cd0300"), "Everything.code"), f"{at}.code"):
             entries.append((28, _u16(self.code, f"{at}.code")))
+        entries.append((29, _w_named(Entry)(self.entry, f"{at}.entry")))
         if self.far is not None:
             entries.append((9007199254740993, _i8(self.far, f"{at}.far")))
-        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 9007199254740993), at)
+        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993), at)
 
 
 class Figure:

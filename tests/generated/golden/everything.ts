@@ -148,8 +148,8 @@ function keyOf(prop: string): unknown {
   }
 }
 
-type Reader<T> = (value: unknown, at: string) => T;
-type Writer<T> = (w: MsgPackWriter, value: T, at: string) => void;
+type $Reader<T> = (value: unknown, at: string) => T;
+type $Writer<T> = (w: MsgPackWriter, value: T, at: string) => void;
 
 function fail(at: string, expected: string, value: unknown): never {
   const float = value instanceof Float32 || value instanceof Float64;
@@ -171,14 +171,14 @@ function outOfRange(at: string, value: Int, range: string): never {
 }
 
 /** An integer type of at most 32 bits: always a number. */
-function readNumber(range: string, min: number, max: number): Reader<number> {
+function readNumber(range: string, min: number, max: number): $Reader<number> {
   return (value, at) => {
     const n = readInt(value, at);
     return typeof n === "number" && n >= min && n <= max ? n : outOfRange(at, n, range);
   };
 }
 
-function readInteger(range: string, min: bigint, max: bigint): Reader<Int> {
+function readInteger(range: string, min: bigint, max: bigint): $Reader<Int> {
   return (value, at) => {
     const n = readInt(value, at);
     return BigInt(n) >= min && BigInt(n) <= max ? n : outOfRange(at, n, range);
@@ -245,15 +245,15 @@ function isMap(value: unknown): value is Record<string, unknown> {
   );
 }
 
-function readArray<T>(item: Reader<T>): Reader<T[]> {
+function readArray<T>(item: $Reader<T>): $Reader<T[]> {
   return (value, at) => (Array.isArray(value) ? value.map((v, i) => item(v, `${at}[${i}]`)) : fail(at, "an array", value));
 }
 
-function readOptional<T>(inner: Reader<T>): Reader<T | null> {
+function readOptional<T>(inner: $Reader<T>): $Reader<T | null> {
   return (value, at) => (value === null ? null : inner(value, at));
 }
 
-function readMap<K, V>(key: Reader<K>, val: Reader<V>): Reader<Map<K, V>> {
+function readMap<K, V>(key: $Reader<K>, val: $Reader<V>): $Reader<Map<K, V>> {
   return (value, at) => {
     if (!isMap(value)) return fail(at, "a map", value);
     const out = new Map<K, V>();
@@ -264,7 +264,7 @@ function readMap<K, V>(key: Reader<K>, val: Reader<V>): Reader<Map<K, V>> {
 
 /** A map keyed by strings: a key that looks like a number is the string
  * it was, from `decode(bytes)` as from `decode(bytes, decoderOptions)`. */
-function readStrMap<V>(val: Reader<V>): Reader<Map<string, V>> {
+function readStrMap<V>(val: $Reader<V>): $Reader<Map<string, V>> {
   return (value, at) => {
     if (!isMap(value)) return fail(at, "a map", value);
     const out = new Map<string, V>();
@@ -300,17 +300,17 @@ function fieldsOf(value: unknown, at: string, array: boolean): Map<string, unkno
   return out;
 }
 
-function required<T>(fields: Map<string, unknown>, tag: string, name: string, read: Reader<T>, at: string): T {
+function required<T>(fields: Map<string, unknown>, tag: string, name: string, read: $Reader<T>, at: string): T {
   if (!fields.has(tag)) throw new Error(`${at}: missing field \`${name}\` (tag ${tag})`);
   return read(fields.get(tag), `${at}.${name}`);
 }
 
-function optional<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>, at: string): T | undefined {
+function optional<T>(fields: Map<string, unknown>, tag: string, read: $Reader<T>, at: string): T | undefined {
   const value = fields.get(tag);
   return value === undefined || value === null ? undefined : read(value, at);
 }
 
-function defaulted<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>, at: string, fallback: () => T): T {
+function defaulted<T>(fields: Map<string, unknown>, tag: string, read: $Reader<T>, at: string, fallback: () => T): T {
   return fields.has(tag) ? read(fields.get(tag), at) : fallback();
 }
 
@@ -431,7 +431,7 @@ export class MsgPackWriter {
 
 /** The writer of an integer type: an error naming the member for a
  * value out of its range, or a number beyond 2^53 (a bigint holds it). */
-function writeInteger(range: string, min: bigint, max: bigint): Writer<Int> {
+function writeInteger(range: string, min: bigint, max: bigint): $Writer<Int> {
   return (w, v, at) => {
     if (typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)) {
       throw new Error(`${at}: ${v} is beyond 2^53, so it may have been rounded: give it as a bigint`);
@@ -442,29 +442,29 @@ function writeInteger(range: string, min: bigint, max: bigint): Writer<Int> {
   };
 }
 
-const writeU8: Writer<number> = writeInteger("u8", 0n, 0xffn);
-const writeU16: Writer<number> = writeInteger("u16", 0n, 0xffffn);
-const writeU32: Writer<number> = writeInteger("u32", 0n, 0xffffffffn);
+const writeU8: $Writer<number> = writeInteger("u8", 0n, 0xffn);
+const writeU16: $Writer<number> = writeInteger("u16", 0n, 0xffffn);
+const writeU32: $Writer<number> = writeInteger("u32", 0n, 0xffffffffn);
 const writeU64 = writeInteger("u64", 0n, 0xffffffffffffffffn);
-const writeI8: Writer<number> = writeInteger("i8", -0x80n, 0x7fn);
-const writeI16: Writer<number> = writeInteger("i16", -0x8000n, 0x7fffn);
-const writeI32: Writer<number> = writeInteger("i32", -0x80000000n, 0x7fffffffn);
+const writeI8: $Writer<number> = writeInteger("i8", -0x80n, 0x7fn);
+const writeI16: $Writer<number> = writeInteger("i16", -0x8000n, 0x7fffn);
+const writeI32: $Writer<number> = writeInteger("i32", -0x80000000n, 0x7fffffffn);
 const writeI64 = writeInteger("i64", -0x8000000000000000n, 0x7fffffffffffffffn);
 const writeAnyInt = writeInteger("MessagePack", -0x8000000000000000n, 0xffffffffffffffffn);
-const writeFloat: Writer<number> = (w, v, at) => (typeof v === "number" ? w.float(v) : fail(at, "a number", v));
-const writeF32: Writer<number> = (w, v, at) => {
+const writeFloat: $Writer<number> = (w, v, at) => (typeof v === "number" ? w.float(v) : fail(at, "a number", v));
+const writeF32: $Writer<number> = (w, v, at) => {
   if (typeof v !== "number") return fail(at, "a number", v);
   if (Number.isFinite(v) && !Number.isFinite(Math.fround(v))) throw new Error(`${at}: ${v} is out of range for f32`);
   w.float32(v);
 };
-const writeBool: Writer<boolean> = (w, v, at) => (typeof v === "boolean" ? w.bool(v) : fail(at, "a bool", v));
-const writeStr: Writer<string> = (w, v, at) => (typeof v === "string" ? w.str(v) : fail(at, "a string", v));
-const writeBytes: Writer<Uint8Array> = (w, v, at) => (v instanceof Uint8Array ? w.bytes(v) : fail(at, "bytes", v));
-const writeTimestamp: Writer<Date> = (w, v, at) =>
+const writeBool: $Writer<boolean> = (w, v, at) => (typeof v === "boolean" ? w.bool(v) : fail(at, "a bool", v));
+const writeStr: $Writer<string> = (w, v, at) => (typeof v === "string" ? w.str(v) : fail(at, "a string", v));
+const writeBytes: $Writer<Uint8Array> = (w, v, at) => (v instanceof Uint8Array ? w.bytes(v) : fail(at, "bytes", v));
+const writeTimestamp: $Writer<Date> = (w, v, at) =>
   v instanceof Date && !Number.isNaN(v.getTime()) ? w.timestamp(v) : fail(at, "a valid Date", v);
-const writeAny: Writer<unknown> = (w, v) => w.any(v);
+const writeAny: $Writer<unknown> = (w, v) => w.any(v);
 
-function writeArray<T>(item: Writer<T>): Writer<T[]> {
+function writeArray<T>(item: $Writer<T>): $Writer<T[]> {
   return (w, v, at) => {
     if (!Array.isArray(v)) fail(at, "an array", v);
     w.array(v.length);
@@ -472,14 +472,14 @@ function writeArray<T>(item: Writer<T>): Writer<T[]> {
   };
 }
 
-function writeOptional<T>(inner: Writer<T>): Writer<T | null> {
+function writeOptional<T>(inner: $Writer<T>): $Writer<T | null> {
   return (w, v, at) => (v === null ? w.nil() : inner(w, v, at));
 }
 
-type Compare<T> = (a: T, b: T) => number;
+type $Compare<T> = (a: T, b: T) => number;
 
-const compareInt: Compare<Int> = (a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
-const compareBool: Compare<boolean> = (a, b) => Number(a) - Number(b);
+const compareInt: $Compare<Int> = (a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+const compareBool: $Compare<boolean> = (a, b) => Number(a) - Number(b);
 
 /** By code point, as Rust orders strings (by their UTF-8). */
 function compareStr(a: string, b: string): number {
@@ -499,10 +499,10 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-function compareTuple(...items: Compare<never>[]): Compare<unknown[]> {
+function compareTuple(...items: $Compare<never>[]): $Compare<unknown[]> {
   return (a, b) => {
     for (let i = 0; i < items.length; i++) {
-      const order = (items[i] as Compare<unknown>)(a[i], b[i]);
+      const order = (items[i] as $Compare<unknown>)(a[i], b[i]);
       if (order !== 0) return order;
     }
     return 0;
@@ -511,7 +511,7 @@ function compareTuple(...items: Compare<never>[]): Compare<unknown[]> {
 
 /** A map's entries, in key order when `compare` is given (as Rust's
  * `BTreeMap` writes them), else in the `Map`'s order. */
-function writeMap<K, V>(key: Writer<K>, val: Writer<V>, compare: Compare<K> | undefined): Writer<Map<K, V>> {
+function writeMap<K, V>(key: $Writer<K>, val: $Writer<V>, compare: $Compare<K> | undefined): $Writer<Map<K, V>> {
   return (w, v, at) => {
     if (!(v instanceof Map)) fail(at, "a Map", v);
     w.map(v.size);
@@ -523,14 +523,14 @@ function writeMap<K, V>(key: Writer<K>, val: Writer<V>, compare: Compare<K> | un
   };
 }
 
-type Entry = [Int, (w: MsgPackWriter) => void];
+type $Entry = [Int, (w: MsgPackWriter) => void];
 
 /** A struct's entries (in field order) and its unknown fields (in tag
  * order after them), as a map or, when `array`, a tag-indexed array with
  * nil in the gaps. */
 function writeStruct(
   w: MsgPackWriter,
-  entries: Entry[],
+  entries: $Entry[],
   unknown: UnknownFields | undefined,
   array: boolean,
   known: string[],
@@ -540,7 +540,7 @@ function writeStruct(
   for (const tag of unknown?.keys() ?? []) {
     if (known.includes(BigInt(tag).toString())) throw new Error(`${at}: unknown field with tag ${tag}, the tag of a known field`);
   }
-  const rest: Entry[] = [...(unknown ?? new Map<Int, unknown>())]
+  const rest: $Entry[] = [...(unknown ?? new Map<Int, unknown>())]
     .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
     .map(([tag, value]) => [tag, (w) => w.any(value)]);
   const all = entries.concat(rest);
@@ -558,7 +558,7 @@ function writeStruct(
   for (let i = 0; i < len; i++) (byTag.get(i) ?? ((w: MsgPackWriter) => w.nil()))(w);
 }
 
-function sameBytes<T>(write: Writer<T>, a: T, b: T, at: string): boolean {
+function sameBytes<T>(write: $Writer<T>, a: T, b: T, at: string): boolean {
   const x = new MsgPackWriter();
   write(x, a, at);
   const y = new MsgPackWriter();
@@ -655,13 +655,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * at offset 0`, `reserved marker 0xc1 at offset 0`, `nesting exceeds the
  * depth limit of 128 at offset 128`. */
 export function decodeExact(bytes: Uint8Array): unknown {
-  const reader = new ExactReader(bytes);
+  const reader = new $ExactReader(bytes);
   const value = reader.value(0);
   if (reader.pos !== bytes.length) throw new Error(`trailing bytes after the value at offset ${reader.pos}`);
   return value;
 }
 
-class ExactReader {
+class $ExactReader {
   pos = 0;
   private readonly view: DataView;
 
@@ -837,12 +837,42 @@ export function encodeCoord(value: Coord): Uint8Array {
 }
 
 function write$Coord(w: MsgPackWriter, value: Coord, at: string): void {
-  const entries: Entry[] = [];
+  const entries: $Entry[] = [];
   const f0 = value["0"];
   entries.push([0, (w) => writeI32(w, f0, `${at}.0`)]);
   const f1 = value["1"];
   entries.push([1, (w) => writeI32(w, f1, `${at}.1`)]);
   writeStruct(w, entries, undefined, false, ["0", "1"], at);
+}
+
+export interface Entry {
+  /** tag 1 */
+  "key": string;
+}
+
+export function decodeEntry(value: unknown): Entry {
+  return read$Entry(value, "Entry");
+}
+
+function read$Entry(value: unknown, at: string): Entry {
+  const fields = fieldsOf(value, at, false);
+  const out: Entry = {
+    "key": required(fields, "1", "key", readStr, at),
+  };
+  return out;
+}
+
+export function encodeEntry(value: Entry): Uint8Array {
+  const w = new MsgPackWriter();
+  write$Entry(w, value, "Entry");
+  return w.finish();
+}
+
+function write$Entry(w: MsgPackWriter, value: Entry, at: string): void {
+  const entries: $Entry[] = [];
+  const f0 = value["key"];
+  entries.push([1, (w) => writeStr(w, f0, `${at}.key`)]);
+  writeStruct(w, entries, undefined, false, ["1"], at);
 }
 
 export interface Everything {
@@ -900,6 +930,8 @@ export interface Everything {
   "weight": number;
   /** tag 28 */
   "code": number;
+  /** tag 29 */
+  "entry": Entry;
   /** tag 9007199254740993 */
   "far"?: number;
   /** The fields this version does not know, written back as they came. */
@@ -938,14 +970,15 @@ function read$Everything(value: unknown, at: string): Everything {
     "ping": required(fields, "26", "ping", read$Ping, at),
     "weight": required(fields, "27", "weight", readFloat, at),
     "code": defaulted(fields, "28", readU16, `${at}.code`, () => readU16(fromHex("cd0300"), at)),
+    "entry": required(fields, "29", "entry", read$Entry, at),
   };
   const f3 = optional(fields, "4", readStr, `${at}.displayName`);
   if (f3 !== undefined) out["displayName"] = f3;
   const f15 = optional(fields, "17", read$Node, `${at}.tree`);
   if (f15 !== undefined) out["tree"] = f15;
-  const f27 = optional(fields, "9007199254740993", readI8, `${at}.far`);
-  if (f27 !== undefined) out["far"] = f27;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "9007199254740993"]);
+  const f28 = optional(fields, "9007199254740993", readI8, `${at}.far`);
+  if (f28 !== undefined) out["far"] = f28;
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -957,7 +990,7 @@ export function encodeEverything(value: Everything): Uint8Array {
 }
 
 function write$Everything(w: MsgPackWriter, value: Everything, at: string): void {
-  const entries: Entry[] = [];
+  const entries: $Entry[] = [];
   const f0 = value["id"];
   entries.push([1, (w) => writeU64(w, f0, `${at}.id`)]);
   const f1 = value["delta"];
@@ -1012,9 +1045,11 @@ function write$Everything(w: MsgPackWriter, value: Everything, at: string): void
   entries.push([27, (w) => writeF32(w, f25, `${at}.weight`)]);
   const f26 = value["code"];
   if (!sameBytes(writeU16, f26, readU16(fromHex("cd0300"), "Everything.code"), `${at}.code`)) entries.push([28, (w) => writeU16(w, f26, `${at}.code`)]);
-  const f27 = value["far"];
-  if (f27 !== undefined) entries.push([9007199254740993n, (w) => writeI8(w, f27, `${at}.far`)]);
-  writeStruct(w, entries, value.$unknown, false, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "9007199254740993"], at);
+  const f27 = value["entry"];
+  entries.push([29, (w) => write$Entry(w, f27, `${at}.entry`)]);
+  const f28 = value["far"];
+  if (f28 !== undefined) entries.push([9007199254740993n, (w) => writeI8(w, f28, `${at}.far`)]);
+  writeStruct(w, entries, value.$unknown, false, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"], at);
 }
 
 export type Figure =
@@ -1117,7 +1152,7 @@ export function encodeFigurePolygon(value: FigurePolygon): Uint8Array {
 }
 
 function write$FigurePolygon(w: MsgPackWriter, value: FigurePolygon, at: string): void {
-  const entries: Entry[] = [];
+  const entries: $Entry[] = [];
   const f0 = value["sides"];
   entries.push([1, (w) => writeU8(w, f0, `${at}.sides`)]);
   const f1 = value["label"];
@@ -1203,7 +1238,7 @@ export function encodeNode(value: Node): Uint8Array {
 }
 
 function write$Node(w: MsgPackWriter, value: Node, at: string): void {
-  const entries: Entry[] = [];
+  const entries: $Entry[] = [];
   const f0 = value["value"];
   entries.push([1, (w) => writeI32(w, f0, `${at}.value`)]);
   const f1 = value["children"];
@@ -1232,7 +1267,7 @@ export function encodeNothing(value: Nothing): Uint8Array {
 }
 
 function write$Nothing(w: MsgPackWriter, value: Nothing, at: string): void {
-  const entries: Entry[] = [];
+  const entries: $Entry[] = [];
   writeStruct(w, entries, undefined, false, [], at);
 }
 
@@ -1292,7 +1327,7 @@ export function encodePoint(value: Point): Uint8Array {
 }
 
 function write$Point(w: MsgPackWriter, value: Point, at: string): void {
-  const entries: Entry[] = [];
+  const entries: $Entry[] = [];
   const f0 = value["x"];
   entries.push([0, (w) => writeI32(w, f0, `${at}.x`)]);
   const f1 = value["y"];

@@ -93,6 +93,9 @@ pub struct Everything {
     pub weight: f32,
     #[msgpack(tag = 28, default = "three", omit_default, with = "swapped")]
     pub code: u16,
+    /// A type named as the generated code's own helpers once were.
+    #[msgpack(tag = 29)]
+    pub entry: Entry,
     /// A tag a JavaScript number would round (2^53 + 1).
     #[msgpack(tag = 9007199254740993)]
     pub far: Option<i8>,
@@ -123,6 +126,13 @@ pub enum Level {
 /// A tuple struct: its fields named and numbered by position.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub struct Coord(pub i32, pub i32);
+
+/// Named as a helper of the generated TypeScript (and a common name).
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Entry {
+    #[msgpack(tag = 1)]
+    pub key: String,
+}
 
 /// A unit struct: nil.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
@@ -510,12 +520,13 @@ prop_compose! {
         coord in (any::<i32>(), any::<i32>()),
         (weight, code) in (float32(), prop_oneof![Just(3), any::<u16>()]),
         far in proptest::option::of(any::<i8>()),
+        key in text(),
         unknown in unknown(40..45, held),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, entry: Entry { key }, far, unknown,
         }
     }
 }
