@@ -448,6 +448,17 @@ def _list(item: _Reader[_T]) -> _Reader[list[_T]]:
     return read
 
 
+def _key_list(item: _Reader[_T]) -> _Reader[tuple[_T, ...]]:
+    """An array in a map key: a tuple, which a dict can hash."""
+
+    def read(value: Any, at: str) -> tuple[_T, ...]:
+        if not _is_array(value):
+            return _fail(at, "an array", value)  # type: ignore[no-any-return]
+        return tuple(item(v, f"{at}[{i}]") for i, v in enumerate(value))
+
+    return read
+
+
 def _optional(inner: _Reader[_T]) -> _Reader[_T | None]:
     def read(value: Any, at: str) -> _T | None:
         return None if value is None else inner(value, at)
@@ -522,8 +533,15 @@ def _w_list(item: _Writer[_T]) -> _Writer[list[_T]]:
     def write(value: list[_T], at: str) -> Any:
         if not _is_array(value):
             return _fail(at, "a list", value)
-        return [item(v, f"{at}[{i}]") for i, v in enumerate(value)]
+        # A tuple, not a list: it may be a map key.
+        return tuple(item(v, f"{at}[{i}]") for i, v in enumerate(value))
 
+    return write
+
+
+def _w_key_list(item: _Writer[_T]) -> _Writer[tuple[_T, ...]]:
+    """The writer of an array in a map key (a tuple)."""
+    write: _Writer[tuple[_T, ...]] = _w_list(item)  # type: ignore[assignment]
     return write
 
 

@@ -94,7 +94,7 @@ fn py_type(shape: &Shape) -> String {
         Shape::Str => "str".into(),
         Shape::Bytes => "bytes".into(),
         Shape::Array(item) => format!("list[{}]", py_type(item)),
-        Shape::Map(key, value) => format!("dict[{}, {}]", py_type(key), py_type(value)),
+        Shape::Map(key, value) => format!("dict[{}, {}]", key_type(key), py_type(value)),
         Shape::Optional(inner) => format!("{} | None", py_type(inner)),
         Shape::Tuple(items) => format!(
             "tuple[{}]",
@@ -117,7 +117,7 @@ fn reader(shape: &Shape) -> String {
         Shape::Bytes => "_bytes".into(),
         Shape::Timestamp => "_timestamp".into(),
         Shape::Array(item) => format!("_list({})", reader(item)),
-        Shape::Map(key, value) => format!("_dict({}, {})", reader(key), reader(value)),
+        Shape::Map(key, value) => format!("_dict({}, {})", key_reader(key), reader(value)),
         Shape::Optional(inner) => format!("_optional({})", reader(inner)),
         Shape::Tuple(items) => format!(
             "_tuple({})",
@@ -125,6 +125,45 @@ fn reader(shape: &Shape) -> String {
         ),
         Shape::Named(name) => format!("{name}.from_msgpack"),
         _ => "_any".into(),
+    }
+}
+
+/// A map key's type: arrays as tuples, which a dict can hash.
+fn key_type(shape: &Shape) -> String {
+    match shape {
+        Shape::Array(item) => format!("tuple[{}, ...]", key_type(item)),
+        Shape::Optional(inner) => format!("{} | None", key_type(inner)),
+        Shape::Tuple(items) => format!(
+            "tuple[{}]",
+            items.iter().map(key_type).collect::<Vec<_>>().join(", ")
+        ),
+        _ => py_type(shape),
+    }
+}
+
+/// The reader of a map key: arrays as tuples.
+fn key_reader(shape: &Shape) -> String {
+    match shape {
+        Shape::Array(item) => format!("_key_list({})", key_reader(item)),
+        Shape::Optional(inner) => format!("_optional({})", key_reader(inner)),
+        Shape::Tuple(items) => format!(
+            "_tuple({})",
+            items.iter().map(key_reader).collect::<Vec<_>>().join(", ")
+        ),
+        _ => reader(shape),
+    }
+}
+
+/// The writer of a map key: arrays as tuples.
+fn key_writer(shape: &Shape) -> String {
+    match shape {
+        Shape::Array(item) => format!("_w_key_list({})", key_writer(item)),
+        Shape::Optional(inner) => format!("_w_optional({})", key_writer(inner)),
+        Shape::Tuple(items) => format!(
+            "_w_tuple({})",
+            items.iter().map(key_writer).collect::<Vec<_>>().join(", ")
+        ),
+        _ => writer(shape),
     }
 }
 
@@ -137,7 +176,7 @@ fn writer(shape: &Shape) -> String {
         Shape::Array(item) => format!("_w_list({})", writer(item)),
         Shape::Map(key, value) => format!(
             "_w_dict({}, {}, {})",
-            writer(key),
+            key_writer(key),
             writer(value),
             if ordered(key) { "True" } else { "False" }
         ),
@@ -154,11 +193,13 @@ fn writer(shape: &Shape) -> String {
 
 /// Whether Rust's `BTreeMap` orders keys of `shape` as Python's `sorted`
 /// does: integers, strings (by code point, as by their UTF-8), bytes,
-/// bools and tuples of them.
+/// bools, and tuples and arrays of them.
 fn ordered(shape: &Shape) -> bool {
     match shape {
         Shape::Bool | Shape::Str | Shape::Bytes => true,
         Shape::Tuple(items) => items.iter().all(ordered),
+        // Lexicographically, as `Vec` and tuples both compare.
+        Shape::Array(item) => ordered(item),
         shape => shape.int_range().is_some(),
     }
 }

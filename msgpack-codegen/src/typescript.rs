@@ -166,6 +166,10 @@ fn order(shape: &Shape) -> String {
             }
             format!("compareTuple({})", orders.join(", "))
         }
+        Shape::Array(item) => match order(item) {
+            item if item == "undefined" => item,
+            item => format!("compareArray({item})"),
+        },
         int if int.int_range().is_some() => "compareInt".into(),
         _ => "undefined".into(),
     }

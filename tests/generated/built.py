@@ -133,6 +133,7 @@ class Values:
             # serde_json has no form for a map keyed by arrays: Rust's
             # values carry those to the relays.
             grid={},
+            paths={},
             gaps=self.many(4, lambda: None if self.coin() else self.i32()),
             levels=self.many(3, lambda: self.pick(list(everything.Level))),
             nothing=everything.Nothing(),

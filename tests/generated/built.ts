@@ -131,6 +131,7 @@ class Values {
       // serde_json has no form for a map keyed by arrays: Rust's values
       // carry those to the relays.
       grid: new Map(),
+      paths: new Map(),
       gaps: this.array(4, () => (this.bool() ? null : this.i32())),
       levels: this.array(3, () => this.pick<everything.Level>(["Low", "High"])),
       nothing: {},

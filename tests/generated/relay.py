@@ -160,6 +160,15 @@ def check_prelude() -> None:
     assert everything.packb(everything.unpackb(b"\x92" + reserved)) == b"\x92" + reserved
 
 
+def check_array_key_order(data: bytes) -> None:
+    """Maps keyed by arrays are read with tuple keys and written in Rust's
+    order (`Vec`'s)."""
+    value = everything.Everything.from_msgpack(everything.unpackb(data))
+    value.paths = {(2,): True, (1, 5): False, (1,): True, (): False}
+    again = everything.Everything.from_msgpack(everything.unpackb(everything.packb(value.to_msgpack())))
+    assert list(again.paths) == [(), (1,), (1, 5), (2,)], again.paths
+
+
 def main() -> None:
     check_prelude()
     source, target, count, seed = sys.argv[1:5]
@@ -169,6 +178,8 @@ def main() -> None:
             if line:
                 kind, data = line.split(" ")
                 check_decoder(bytes.fromhex(data), i < 16)
+                if i == 0:
+                    check_array_key_order(bytes.fromhex(data))
                 try:
                     lines.append(f"{kind} {RELAYS[kind](bytes.fromhex(data)).hex()}")
                 except ValueError as error:

@@ -124,6 +124,14 @@ function checkPrelude(): void {
   if (hex(other.finish()) !== "93ca3fc00000cb4000000000000000d7ff0000001400000000") throw new Error("one module's values in another");
 }
 
+/** Maps keyed by arrays are written in Rust's order (`Vec`'s). */
+function checkArrayKeyOrder(bytes: Uint8Array): void {
+  const value = everything.decodeEverything(exact(bytes));
+  value.paths = new Map([[[2], true], [[1, 5], false], [[1], true], [[], false]]);
+  const keys = [...everything.decodeEverything(exact(everything.encodeEverything(value))).paths.keys()];
+  if (JSON.stringify(keys) !== "[[],[1],[1,5],[2]]") throw new Error(`paths written in the order ${JSON.stringify(keys)}`);
+}
+
 const [input, output, count, seed] = process.argv.slice(2);
 checkPrelude();
 const lines: string[] = [];
@@ -133,6 +141,7 @@ for (const [i, line] of readFileSync(input, "utf8").split("\n").entries()) {
   const relay = relays[kind];
   if (relay === undefined) throw new Error(`unknown kind ${kind}`);
   checkDecoder(Buffer.from(data, "hex"), i < 16);
+  if (i === 0) checkArrayKeyOrder(Buffer.from(data, "hex"));
   try {
     lines.push(`${kind} ${hex(relay(Buffer.from(data, "hex")))}`);
   } catch (error) {

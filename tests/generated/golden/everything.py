@@ -451,6 +451,17 @@ def _list(item: _Reader[_T]) -> _Reader[list[_T]]:
     return read
 
 
+def _key_list(item: _Reader[_T]) -> _Reader[tuple[_T, ...]]:
+    """An array in a map key: a tuple, which a dict can hash."""
+
+    def read(value: Any, at: str) -> tuple[_T, ...]:
+        if not _is_array(value):
+            return _fail(at, "an array", value)  # type: ignore[no-any-return]
+        return tuple(item(v, f"{at}[{i}]") for i, v in enumerate(value))
+
+    return read
+
+
 def _optional(inner: _Reader[_T]) -> _Reader[_T | None]:
     def read(value: Any, at: str) -> _T | None:
         return None if value is None else inner(value, at)
@@ -525,8 +536,15 @@ def _w_list(item: _Writer[_T]) -> _Writer[list[_T]]:
     def write(value: list[_T], at: str) -> Any:
         if not _is_array(value):
             return _fail(at, "a list", value)
-        return [item(v, f"{at}[{i}]") for i, v in enumerate(value)]
+        # A tuple, not a list: it may be a map key.
+        return tuple(item(v, f"{at}[{i}]") for i, v in enumerate(value))
 
+    return write
+
+
+def _w_key_list(item: _Writer[_T]) -> _Writer[tuple[_T, ...]]:
+    """The writer of an array in a map key (a tuple)."""
+    write: _Writer[tuple[_T, ...]] = _w_list(item)  # type: ignore[assignment]
     return write
 
 
@@ -669,7 +687,8 @@ class Everything:
     pair: tuple[int, str]
     extra: Any
     labels: list[str] = field(default_factory=lambda: _list(_str)(_from_hex("90"), "Everything.labels"))
-    grid: dict[tuple[int, int], str]
+    grid: dict[tuple[int, tuple[int, ...]], str]
+    paths: dict[tuple[int, ...], bool]
     gaps: list[int | None]
     levels: list[Level]
     nothing: Nothing
@@ -704,7 +723,8 @@ class Everything:
             pair=_required(fields, 18, "pair", _tuple(_i16, _str), at),
             extra=_required(fields, 19, "extra", _any, at),
             labels=_defaulted(fields, 20, _list(_str), f"{at}.labels", lambda: _list(_str)(_from_hex("90"), f"{at}.labels")),
-            grid=_required(fields, 21, "grid", _dict(_tuple(_i64, _i8), _str), at),
+            grid=_required(fields, 21, "grid", _dict(_tuple(_i64, _key_list(_i8)), _str), at),
+            paths=_required(fields, 50, "paths", _dict(_key_list(_i16), _bool), at),
             gaps=_required(fields, 22, "gaps", _list(_optional(_i32)), at),
             levels=_required(fields, 23, "levels", _list(Level.from_msgpack), at),
             nothing=_required(fields, 24, "nothing", Nothing.from_msgpack, at),
@@ -714,7 +734,7 @@ class Everything:
             code=_defaulted(fields, 28, _u16, f"{at}.code", lambda: _u16(_from_hex("cd0300"), f"{at}.code")),
             entry=_required(fields, 29, "entry", Entry.from_msgpack, at),
             far=_optional_field(fields, 9007199254740993, _i8, f"{at}.far"),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993)),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 50, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993)),
         )
 
     def to_msgpack(self, at: str = "Everything") -> Any:
@@ -742,7 +762,8 @@ class Everything:
         entries.append((19, _w(self.extra, f"{at}.extra")))
         if _w_list(_str)(self.labels, f"{at}.labels") != _w_list(_str)(_list(_str)(_from_hex("90"), "Everything.labels"), f"{at}.labels"):
             entries.append((20, _w_list(_str)(self.labels, f"{at}.labels")))
-        entries.append((21, _w_dict(_w_tuple(_i64, _i8), _str, True)(self.grid, f"{at}.grid")))
+        entries.append((21, _w_dict(_w_tuple(_i64, _w_key_list(_i8)), _str, True)(self.grid, f"{at}.grid")))
+        entries.append((50, _w_dict(_w_key_list(_i16), _bool, True)(self.paths, f"{at}.paths")))
         entries.append((22, _w_list(_w_optional(_i32))(self.gaps, f"{at}.gaps")))
         entries.append((23, _w_list(_w_named(Level))(self.levels, f"{at}.levels")))
         entries.append((24, _w_named(Nothing)(self.nothing, f"{at}.nothing")))
@@ -754,7 +775,7 @@ class Everything:
         entries.append((29, _w_named(Entry)(self.entry, f"{at}.entry")))
         if self.far is not None:
             entries.append((9007199254740993, _i8(self.far, f"{at}.far")))
-        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993), at)
+        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 50, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993), at)
 
 
 class Figure:

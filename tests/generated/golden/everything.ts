@@ -509,6 +509,18 @@ function compareTuple(...items: $Compare<never>[]): $Compare<unknown[]> {
   };
 }
 
+/** Lexicographically, a shorter array before one it begins, as Rust
+ * orders a `Vec`. */
+function compareArray<T>(item: $Compare<T>): $Compare<T[]> {
+  return (a, b) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const order = item(a[i], b[i]);
+      if (order !== 0) return order;
+    }
+    return a.length - b.length;
+  };
+}
+
 /** A map's entries, in key order when `compare` is given (as Rust's
  * `BTreeMap` writes them), else in the `Map`'s order. */
 function writeMap<K, V>(key: $Writer<K>, val: $Writer<V>, compare: $Compare<K> | undefined): $Writer<Map<K, V>> {
@@ -915,7 +927,9 @@ export interface Everything {
   /** tag 20 */
   "labels": Array<string>;
   /** tag 21 */
-  "grid": Map<[Int, number], string>;
+  "grid": Map<[Int, Array<number>], string>;
+  /** tag 50 */
+  "paths": Map<Array<number>, boolean>;
   /** tag 22 */
   "gaps": Array<(number | null)>;
   /** tag 23 */
@@ -962,7 +976,8 @@ function read$Everything(value: unknown, at: string): Everything {
     "pair": required(fields, "18", "pair", ((value: unknown, at: string): [number, string] => { const t = readTuple(value, at, 2); return [readI16(t[0], `${at}[0]`), readStr(t[1], `${at}[1]`)]; }), at),
     "extra": required(fields, "19", "extra", readAny, at),
     "labels": defaulted(fields, "20", readArray(readStr), `${at}.labels`, () => readArray(readStr)(fromHex("90"), at)),
-    "grid": required(fields, "21", "grid", readMap(((value: unknown, at: string): [Int, number] => { const t = readTuple(value, at, 2); return [readI64(t[0], `${at}[0]`), readI8(t[1], `${at}[1]`)]; }), readStr), at),
+    "grid": required(fields, "21", "grid", readMap(((value: unknown, at: string): [Int, Array<number>] => { const t = readTuple(value, at, 2); return [readI64(t[0], `${at}[0]`), readArray(readI8)(t[1], `${at}[1]`)]; }), readStr), at),
+    "paths": required(fields, "50", "paths", readMap(readArray(readI16), readBool), at),
     "gaps": required(fields, "22", "gaps", readArray(readOptional(readI32)), at),
     "levels": required(fields, "23", "levels", readArray(read$Level), at),
     "nothing": required(fields, "24", "nothing", read$Nothing, at),
@@ -976,9 +991,9 @@ function read$Everything(value: unknown, at: string): Everything {
   if (f3 !== undefined) out["displayName"] = f3;
   const f15 = optional(fields, "17", read$Node, `${at}.tree`);
   if (f15 !== undefined) out["tree"] = f15;
-  const f28 = optional(fields, "9007199254740993", readI8, `${at}.far`);
-  if (f28 !== undefined) out["far"] = f28;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"]);
+  const f29 = optional(fields, "9007199254740993", readI8, `${at}.far`);
+  if (f29 !== undefined) out["far"] = f29;
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "50", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -1030,26 +1045,28 @@ function write$Everything(w: MsgPackWriter, value: Everything, at: string): void
   const f18 = value["labels"];
   if (!sameBytes(writeArray(writeStr), f18, readArray(readStr)(fromHex("90"), "Everything.labels"), `${at}.labels`)) entries.push([20, (w) => writeArray(writeStr)(w, f18, `${at}.labels`)]);
   const f19 = value["grid"];
-  entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [Int, number], at: string): void => { w.array(2); writeI64(w, v[0], `${at}[0]`); writeI8(w, v[1], `${at}[1]`); }), writeStr, compareTuple(compareInt, compareInt))(w, f19, `${at}.grid`)]);
-  const f20 = value["gaps"];
-  entries.push([22, (w) => writeArray(writeOptional(writeI32))(w, f20, `${at}.gaps`)]);
-  const f21 = value["levels"];
-  entries.push([23, (w) => writeArray(write$Level)(w, f21, `${at}.levels`)]);
-  const f22 = value["nothing"];
-  entries.push([24, (w) => write$Nothing(w, f22, `${at}.nothing`)]);
-  const f23 = value["coord"];
-  entries.push([25, (w) => write$Coord(w, f23, `${at}.coord`)]);
-  const f24 = value["ping"];
-  entries.push([26, (w) => write$Ping(w, f24, `${at}.ping`)]);
-  const f25 = value["weight"];
-  entries.push([27, (w) => writeF32(w, f25, `${at}.weight`)]);
-  const f26 = value["code"];
-  if (!sameBytes(writeU16, f26, readU16(fromHex("cd0300"), "Everything.code"), `${at}.code`)) entries.push([28, (w) => writeU16(w, f26, `${at}.code`)]);
-  const f27 = value["entry"];
-  entries.push([29, (w) => write$Entry(w, f27, `${at}.entry`)]);
-  const f28 = value["far"];
-  if (f28 !== undefined) entries.push([9007199254740993n, (w) => writeI8(w, f28, `${at}.far`)]);
-  writeStruct(w, entries, value.$unknown, false, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"], at);
+  entries.push([21, (w) => writeMap(((w: MsgPackWriter, v: [Int, Array<number>], at: string): void => { w.array(2); writeI64(w, v[0], `${at}[0]`); writeArray(writeI8)(w, v[1], `${at}[1]`); }), writeStr, compareTuple(compareInt, compareArray(compareInt)))(w, f19, `${at}.grid`)]);
+  const f20 = value["paths"];
+  entries.push([50, (w) => writeMap(writeArray(writeI16), writeBool, compareArray(compareInt))(w, f20, `${at}.paths`)]);
+  const f21 = value["gaps"];
+  entries.push([22, (w) => writeArray(writeOptional(writeI32))(w, f21, `${at}.gaps`)]);
+  const f22 = value["levels"];
+  entries.push([23, (w) => writeArray(write$Level)(w, f22, `${at}.levels`)]);
+  const f23 = value["nothing"];
+  entries.push([24, (w) => write$Nothing(w, f23, `${at}.nothing`)]);
+  const f24 = value["coord"];
+  entries.push([25, (w) => write$Coord(w, f24, `${at}.coord`)]);
+  const f25 = value["ping"];
+  entries.push([26, (w) => write$Ping(w, f25, `${at}.ping`)]);
+  const f26 = value["weight"];
+  entries.push([27, (w) => writeF32(w, f26, `${at}.weight`)]);
+  const f27 = value["code"];
+  if (!sameBytes(writeU16, f27, readU16(fromHex("cd0300"), "Everything.code"), `${at}.code`)) entries.push([28, (w) => writeU16(w, f27, `${at}.code`)]);
+  const f28 = value["entry"];
+  entries.push([29, (w) => write$Entry(w, f28, `${at}.entry`)]);
+  const f29 = value["far"];
+  if (f29 !== undefined) entries.push([9007199254740993n, (w) => writeI8(w, f29, `${at}.far`)]);
+  writeStruct(w, entries, value.$unknown, false, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "50", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"], at);
 }
 
 export type Figure =

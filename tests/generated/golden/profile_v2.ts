@@ -509,6 +509,18 @@ function compareTuple(...items: $Compare<never>[]): $Compare<unknown[]> {
   };
 }
 
+/** Lexicographically, a shorter array before one it begins, as Rust
+ * orders a `Vec`. */
+function compareArray<T>(item: $Compare<T>): $Compare<T[]> {
+  return (a, b) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const order = item(a[i], b[i]);
+      if (order !== 0) return order;
+    }
+    return a.length - b.length;
+  };
+}
+
 /** A map's entries, in key order when `compare` is given (as Rust's
  * `BTreeMap` writes them), else in the `Map`'s order. */
 function writeMap<K, V>(key: $Writer<K>, val: $Writer<V>, compare: $Compare<K> | undefined): $Writer<Map<K, V>> {

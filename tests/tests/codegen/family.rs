@@ -75,9 +75,11 @@ pub struct Everything {
     pub extra: Value,
     #[msgpack(tag = 20, omit_default)]
     pub labels: Vec<String>,
-    /// Keys that are arrays.
+    /// Keys that are arrays, and arrays in them.
     #[msgpack(tag = 21)]
-    pub grid: BTreeMap<(i64, i8), String>,
+    pub grid: BTreeMap<(i64, Vec<i8>), String>,
+    #[msgpack(tag = 50)]
+    pub paths: BTreeMap<Vec<i16>, bool>,
     #[msgpack(tag = 22)]
     pub gaps: Vec<Option<i32>>,
     #[msgpack(tag = 23)]
@@ -514,7 +516,8 @@ prop_compose! {
         pair in (any::<i16>(), text()),
         extra in value(held),
         labels in vec(text(), 0..3),
-        grid in btree_map((any::<i64>(), any::<i8>()), text(), 0..3),
+        grid in btree_map((any::<i64>(), vec(any::<i8>(), 0..3)), text(), 0..3),
+        paths in btree_map(vec(any::<i16>(), 0..3), any::<bool>(), 0..3),
         gaps in vec(proptest::option::of(any::<i32>()), 0..4),
         levels in vec(prop_oneof![Just(Level::Low), Just(Level::High)], 0..3),
         coord in (any::<i32>(), any::<i32>()),
@@ -526,7 +529,7 @@ prop_compose! {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, entry: Entry { key }, far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, paths, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, entry: Entry { key }, far, unknown,
         }
     }
 }
