@@ -158,27 +158,32 @@ fn check(doc: &SchemaDocument) -> Result<(), Error> {
         )));
     }
     for (name, def) in &doc.types {
-        let shapes: Vec<(&str, &Shape)> = match def {
-            TypeDef::Struct { fields, .. } => {
-                fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
-            }
-            TypeDef::Enum { variants, .. } => variants
-                .iter()
-                .flat_map(|v| match &v.payload {
-                    Payload::Unit => Vec::new(),
-                    Payload::Newtype(shape) => vec![(v.name.as_str(), shape)],
-                    Payload::Tuple(shapes) => shapes.iter().map(|s| (v.name.as_str(), s)).collect(),
-                    Payload::Struct(fields) => {
-                        fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
-                    }
-                })
-                .collect(),
-        };
-        for (member, shape) in shapes {
+        for (member, shape) in members(def) {
             check_shape(doc, name, member, shape)?;
         }
     }
     Ok(())
+}
+
+/// The shapes of a type's fields (or its variants' payloads), each with
+/// the field's (or the variant's) name.
+fn members(def: &TypeDef) -> Vec<(&str, &Shape)> {
+    match def {
+        TypeDef::Struct { fields, .. } => {
+            fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
+        }
+        TypeDef::Enum { variants, .. } => variants
+            .iter()
+            .flat_map(|v| match &v.payload {
+                Payload::Unit => Vec::new(),
+                Payload::Newtype(shape) => vec![(v.name.as_str(), shape)],
+                Payload::Tuple(shapes) => shapes.iter().map(|s| (v.name.as_str(), s)).collect(),
+                Payload::Struct(fields) => {
+                    fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
+                }
+            })
+            .collect(),
+    }
 }
 
 fn check_shape(doc: &SchemaDocument, ty: &str, member: &str, shape: &Shape) -> Result<(), Error> {

@@ -151,3 +151,36 @@ fn a_variant_class_named_as_another_type_is_refused() {
         ]
     );
 }
+
+#[test]
+fn python_refuses_a_map_keyed_by_what_a_dict_cannot_hash() {
+    let with_key = |key: &str| {
+        doc(&format!(
+            r#"{{"root":"A","types":{{
+                "A":{{"kind":"struct","layout":"map","fields":[
+                    {{"name":"by","tag":1,"shape":{{"array":{{"map":[{key},"str"]}}}},"presence":"required"}}]}},
+                "K":{{"kind":"struct","layout":"array","fields":[]}},
+                "U":{{"kind":"enum","variants":[{{"name":"One","tag":1,"payload":"unit"}}]}}}}}}"#
+        ))
+    };
+    for (key, shown) in [
+        (r#"{"named":"K"}"#, "K"),
+        (
+            r#"{"tuple":["i32",{"map":["str","str"]}]}"#,
+            "(i32, {str: str})",
+        ),
+    ] {
+        let doc = with_key(key);
+        assert_eq!(
+            msgpack_codegen::generate(&doc, Language::Python, "a.json")
+                .unwrap_err()
+                .to_string(),
+            format!("A.by: a Python dict cannot be keyed by `{shown}` (a dataclass or a dict does not hash)")
+        );
+        msgpack_codegen::generate(&doc, Language::TypeScript, "a.json").unwrap();
+    }
+    // Arrays (as tuples) and enums of unit variants hash.
+    for key in [r#"{"array":"i32"}"#, r#"{"named":"U"}"#] {
+        msgpack_codegen::generate(&with_key(key), Language::Python, "a.json").unwrap();
+    }
+}
