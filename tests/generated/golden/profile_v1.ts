@@ -659,8 +659,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** Decodes MessagePack for the readers, so that what they keep without
  * knowing it (`any` values, unknown fields) writes back byte for byte, as
  * Rust's `Value` and `UnknownFields` do: the values `decode(bytes,
- * decoderOptions)` gives, except that each float comes as a `Float32` or
- * a `Float64`, and a timestamp that would not write back as it came (not
+ * decoderOptions)` gives, except that an integer is a bigint only past
+ * 2^53, each float comes as a `Float32` or a `Float64`, and a timestamp that would not write back as it came (not
  * in its shortest form, invalid, or past `Date`) as its `ExtData`. Errors
  * are Rust's, with the byte offset: `unexpected end of input at offset 3`,
  * `trailing bytes after the value at offset 1`, `invalid UTF-8 in string
