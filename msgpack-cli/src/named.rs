@@ -6,14 +6,16 @@
 //!
 //! Tags no field or variant has stay under their number, as the string
 //! `"#N"`, both ways. A struct read from an array (`#[msgpack(array)]`)
-//! becomes a map of its present positions, and back.
+//! becomes a map of its present positions, and back. What the Rust types
+//! would not read is an error: a value of another type, an integer out
+//! of its type's range, a required field absent.
 
 use std::collections::HashMap;
 
 use msgpack_serde::core::{encode, Reader, Token};
 use msgpack_serde::json::MAX_DEPTH;
 use msgpack_serde::schema::{
-    FieldDef, Layout, Payload, SchemaDocument, Shape, TypeDef, VariantDef,
+    FieldDef, Layout, Payload, Presence, SchemaDocument, Shape, TypeDef, VariantDef,
 };
 
 /// Which way a rewrite goes.
@@ -156,7 +158,7 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                     }
                     Ok(())
                 }
-                _ => self.copy(),
+                other => Err(self.mismatch("an array", &other)),
             },
             Shape::Tuple(items) => match self.peek()? {
                 Token::Array(len) if len as usize == items.len() => {
@@ -169,7 +171,7 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                     }
                     Ok(())
                 }
-                _ => self.copy(),
+                other => Err(self.mismatch(&format!("an array of {}", items.len()), &other)),
             },
             Shape::Map(key, value) => match self.peek()? {
                 Token::Map(len) => {
@@ -185,19 +187,91 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                     }
                     Ok(())
                 }
-                _ => self.copy(),
+                other => Err(self.mismatch("a map", &other)),
             },
-            // JSON's numbers come as float 64; an `f32` is written as
-            // float 32, as the Rust type writes it.
-            Shape::F32 if self.direction == Direction::ToTags => match self.peek()? {
-                Token::F64(x) => {
-                    self.token()?;
-                    self.write(Token::F32(x as f32));
-                    Ok(())
+            shape => self.leaf(shape),
+        }
+    }
+
+    /// A value of a shape with no parts, checked as the Rust type reads
+    /// it and copied, or as the Rust type writes it when from JSON.
+    fn leaf(&mut self, shape: &Shape) -> Result<(), String> {
+        let token = self.peek()?;
+        let fits = match (shape, &token) {
+            (Shape::Value | Shape::Other(_), _) => true,
+            (Shape::Bool, Token::Bool(_)) => true,
+            (shape, Token::Int(n)) if shape.int_range().is_some() => {
+                let (low, high) = shape.int_range().unwrap_or_default();
+                if !(low..=high).contains(&n.as_i128()) {
+                    return Err(self.fail(format!("{n} is out of range for {shape}")));
                 }
-                _ => self.copy(),
-            },
-            _ => self.copy(),
+                true
+            }
+            (Shape::F32 | Shape::Float, Token::F32(_) | Token::F64(_) | Token::Int(_)) => {
+                if self.direction == Direction::ToTags {
+                    // JSON's numbers come as float 64 or integers; the
+                    // Rust type writes an `f32` as float 32, an `f64` as
+                    // float 64.
+                    let x = match token {
+                        Token::Int(n) => n.as_f64(),
+                        Token::F32(x) => f64::from(x),
+                        Token::F64(x) => x,
+                        _ => unreachable!("matched above"),
+                    };
+                    self.token()?;
+                    self.write(match shape {
+                        Shape::F32 => Token::F32(x as f32),
+                        _ => Token::F64(x),
+                    });
+                    return Ok(());
+                }
+                true
+            }
+            // rmp-serde writes a 128-bit integer as 16 bytes of bin.
+            (Shape::Int, Token::Bin(bytes)) => bytes.len() == 16,
+            (Shape::Str, Token::Str(_)) => true,
+            // serde_bytes reads an array of bytes too.
+            (Shape::Bytes, Token::Bin(_) | Token::Array(_)) => true,
+            (Shape::Timestamp, Token::Ext(-1, _)) => true,
+            _ => false,
+        };
+        if !fits {
+            let expected = match shape {
+                Shape::Bool => "a bool".to_string(),
+                Shape::F32 | Shape::Float => "a float".to_string(),
+                Shape::Str => "a string".to_string(),
+                Shape::Bytes => "bin".to_string(),
+                Shape::Timestamp => "a timestamp".to_string(),
+                other => format!("an integer ({other})"),
+            };
+            return Err(self.mismatch(&expected, &token));
+        }
+        self.copy()
+    }
+
+    /// The error of a value that is not what the schema says.
+    fn mismatch(&self, expected: &str, found: &Token<'_>) -> String {
+        self.fail(format!("expected {expected}, found {}", kind(found)))
+    }
+
+    /// The required fields of `fields` whose tags are not in `seen`: an
+    /// error naming the first, at the struct's offset `at`.
+    fn missing(
+        &self,
+        ty: &str,
+        fields: &[FieldDef],
+        seen: &[u64],
+        at: usize,
+    ) -> Result<(), String> {
+        match fields
+            .iter()
+            .find(|f| f.presence == Presence::Required && !seen.contains(&f.tag))
+        {
+            Some(field) => Err(self.fail_at(
+                at,
+                format!("{ty}: missing field `{}` (tag {})", field.name, field.tag),
+            )),
+            None => Ok(()),
         }
     }
 
@@ -228,8 +302,10 @@ impl<'a, 'd> Rewrite<'a, 'd> {
     fn fields(&mut self, ty: &str, fields: &'d [FieldDef], layout: Layout) -> Result<(), String> {
         match (self.direction, self.peek()?) {
             (Direction::ToNames, Token::Map(len)) => {
+                let start = self.reader.position();
                 self.token()?;
                 self.write(Token::Map(len));
+                let mut seen = Vec::new();
                 for _ in 0..len {
                     let at = self.reader.position();
                     let tag = match self.token()? {
@@ -243,12 +319,15 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                     let field = tag
                         .as_u64()
                         .and_then(|tag| fields.iter().find(|f| f.tag == tag));
+                    seen.extend(field.map(|f| f.tag));
                     self.entry_to_names(at, tag.as_u64(), field, &tag_text(tag))?;
                 }
-                Ok(())
+                self.missing(ty, fields, &seen, start)
             }
             (Direction::ToNames, Token::Array(len)) if layout == Layout::Array => {
+                let start = self.reader.position();
                 self.token()?;
+                let mut seen = Vec::new();
                 // Nil is a gap: only the present positions are entries.
                 let mut scan = self.reader.clone();
                 let mut present = 0u32;
@@ -266,9 +345,10 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                         continue;
                     }
                     let field = fields.iter().find(|f| f.tag == tag);
+                    seen.extend(field.map(|f| f.tag));
                     self.entry_to_names(at, Some(tag), field, &tag.to_string())?;
                 }
-                Ok(())
+                self.missing(ty, fields, &seen, start)
             }
             (Direction::ToTags, Token::Map(len)) => self.fields_to_tags(ty, fields, layout, len),
             (_, other) => {
@@ -350,6 +430,8 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             let value = std::mem::replace(&mut self.out, outer);
             entries.push((tag, value));
         }
+        let seen: Vec<u64> = entries.iter().map(|(tag, _)| *tag).collect();
+        self.missing(ty, fields, &seen, 0)?;
         if layout == Layout::Map {
             self.write(Token::Map(len));
             for (tag, value) in entries {

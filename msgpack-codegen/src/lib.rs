@@ -10,6 +10,15 @@
 //! Rust type's range, `f32` written as float 32, timestamps with their
 //! nanoseconds, and the bytes Rust writes for the same value.
 //!
+//! A relay is exact, as `UnknownFields` and `Value` are in Rust: `any`
+//! values and unknown fields write back byte for byte (floats at their
+//! width, integral ones as floats, NaNs with their payload, extensions of
+//! every type) when the bytes are read with the generated module's own
+//! decoder, `decodeX(decodeExact(bytes))` in TypeScript and
+//! `X.from_msgpack(unpackb(data))` in Python. What the packages' own
+//! decoders give (`decode(bytes, decoderOptions)`, `msgpack.unpackb`)
+//! reads too, but keeps no float's width.
+//!
 //! ```
 //! use msgpack_codegen::Language;
 //! use msgpack_serde::schema::Schema;
@@ -21,6 +30,7 @@
 //! let typescript = msgpack_codegen::generate(&doc, Language::TypeScript, "order.json").unwrap();
 //! assert!(typescript.contains("export interface Order {"));
 //! assert!(typescript.contains("export function decodeOrder(value: unknown): Order"));
+//! assert!(typescript.contains("export function decodeExact(bytes: Uint8Array): unknown"));
 //! let python = msgpack_codegen::generate(&doc, Language::Python, "order.json").unwrap();
 //! assert!(python.contains("class Order:"));
 //! let json_schema = msgpack_codegen::json_schema(&doc).unwrap();
@@ -30,6 +40,7 @@
 mod json_schema;
 mod names;
 mod python;
+mod taken;
 mod typescript;
 
 use std::fmt;
@@ -130,6 +141,7 @@ impl std::error::Error for Error {}
 /// ```
 pub fn generate(doc: &SchemaDocument, language: Language, origin: &str) -> Result<String, Error> {
     check(doc)?;
+    taken::check(doc, language)?;
     match language {
         Language::TypeScript => typescript::generate(doc, origin),
         Language::Python => python::generate(doc, origin),
@@ -146,27 +158,32 @@ fn check(doc: &SchemaDocument) -> Result<(), Error> {
         )));
     }
     for (name, def) in &doc.types {
-        let shapes: Vec<(&str, &Shape)> = match def {
-            TypeDef::Struct { fields, .. } => {
-                fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
-            }
-            TypeDef::Enum { variants, .. } => variants
-                .iter()
-                .flat_map(|v| match &v.payload {
-                    Payload::Unit => Vec::new(),
-                    Payload::Newtype(shape) => vec![(v.name.as_str(), shape)],
-                    Payload::Tuple(shapes) => shapes.iter().map(|s| (v.name.as_str(), s)).collect(),
-                    Payload::Struct(fields) => {
-                        fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
-                    }
-                })
-                .collect(),
-        };
-        for (member, shape) in shapes {
+        for (member, shape) in members(def) {
             check_shape(doc, name, member, shape)?;
         }
     }
     Ok(())
+}
+
+/// The shapes of a type's fields (or its variants' payloads), each with
+/// the field's (or the variant's) name.
+fn members(def: &TypeDef) -> Vec<(&str, &Shape)> {
+    match def {
+        TypeDef::Struct { fields, .. } => {
+            fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
+        }
+        TypeDef::Enum { variants, .. } => variants
+            .iter()
+            .flat_map(|v| match &v.payload {
+                Payload::Unit => Vec::new(),
+                Payload::Newtype(shape) => vec![(v.name.as_str(), shape)],
+                Payload::Tuple(shapes) => shapes.iter().map(|s| (v.name.as_str(), s)).collect(),
+                Payload::Struct(fields) => {
+                    fields.iter().map(|f| (f.name.as_str(), &f.shape)).collect()
+                }
+            })
+            .collect(),
+    }
 }
 
 fn check_shape(doc: &SchemaDocument, ty: &str, member: &str, shape: &Shape) -> Result<(), Error> {

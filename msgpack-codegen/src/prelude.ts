@@ -1,5 +1,4 @@
 import {
-  decode,
   decodeTimestampToTimeSpec,
   encode,
   encodeTimeSpecToTimestamp,
@@ -13,6 +12,18 @@ export type Int = number | bigint;
 
 /** Fields a type does not know, by tag, kept and written back. */
 export type UnknownFields = Map<Int, unknown>;
+
+// Each generated module has its own classes, and values go from one
+// module's reader to another's writer: an instance made by any of them is
+// an instance of each (`instanceof` asks for a mark registered globally),
+// so that none is written as a map, or without its nanoseconds.
+const FLOAT32: unique symbol = Symbol.for("msgpack-codegen Float32");
+const FLOAT64: unique symbol = Symbol.for("msgpack-codegen Float64");
+const NANO_DATE: unique symbol = Symbol.for("msgpack-codegen NanoDate");
+
+function hasMark(value: unknown, mark: symbol): boolean {
+  return typeof value === "object" && value !== null && mark in value;
+}
 
 // Map keys other than strings come marked, so that every key reads back
 // as what it was and in its place (JavaScript puts integer-like property
@@ -41,7 +52,12 @@ function mapKeyConverter(key: unknown): string | number {
  * `decoderOptions`. A timestamp member takes any valid `Date` (a plain one
  * has `nanosecond` 0). */
 export class NanoDate extends Date {
+  readonly [NANO_DATE] = true;
   readonly nanosecond: number;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasMark(value, NANO_DATE);
+  }
 
   constructor(milliseconds: number, nanosecond = 0) {
     super(milliseconds);
@@ -55,6 +71,25 @@ export class NanoDate extends Date {
 /** The most seconds from 1970 a `Date` holds either way. */
 const DATE_SECONDS = 8.64e12;
 
+/** The timestamp of an extension's data: "invalid" for data no timestamp
+ * has, "range" for one a `Date` cannot hold. */
+function timestampOf(data: Uint8Array): NanoDate | "invalid" | "range" {
+  if (data.length !== 4 && data.length !== 8 && data.length !== 12) return "invalid";
+  const { sec, nsec } = decodeTimestampToTimeSpec(data);
+  if (nsec > 999999999) return "invalid";
+  const ms = sec * 1000 + Math.floor(nsec / 1e6);
+  return Math.abs(ms) <= DATE_SECONDS * 1000 ? new NanoDate(ms, nsec % 1e6) : "range";
+}
+
+/** A timestamp's extension data, in the shortest form that holds it (as
+ * Rust writes it). */
+function timestampBytes(value: Date): Uint8Array {
+  const ms = value.getTime();
+  const sec = Math.floor(ms / 1000);
+  const nsec = (ms - sec * 1000) * 1e6 + (value instanceof NanoDate ? value.nanosecond : 0);
+  return encodeTimeSpecToTimestamp({ sec, nsec });
+}
+
 // Timestamps as NanoDate; one a `Date` cannot hold stays as its bytes
 // (an `ExtData`), which write back as they came and fail a timestamp
 // member with an error rather than turn into an Invalid Date.
@@ -63,20 +98,26 @@ extensionCodec.register({
   type: EXT_TIMESTAMP,
   encode: () => null,
   decode: (data: Uint8Array) => {
-    const { sec, nsec } = decodeTimestampToTimeSpec(data);
-    const ms = sec * 1000 + Math.floor(nsec / 1e6);
-    if (!(Math.abs(ms) <= DATE_SECONDS * 1000) || nsec > 999999999) return new ExtData(EXT_TIMESTAMP, data.slice());
-    return new NanoDate(ms, nsec % 1e6);
+    const date = timestampOf(data);
+    return date instanceof NanoDate ? date : new ExtData(EXT_TIMESTAMP, data.slice());
   },
 });
 
-/** The options to decode with. `decodeX(decode(bytes))` reads what fits
- * the package's defaults too, but without `useBigInt64` an integer beyond
- * 2^53 comes rounded (an error here, not a wrong number), without
- * `mapKeyConverter` a map key other than a string or a number is an error,
- * and without `extensionCodec` a timestamp loses what it has past the
- * millisecond. */
+/** The options to decode with the package's `decode`, when not with
+ * `decodeExact`. `decodeX(decode(bytes))` reads what fits the package's
+ * defaults too, but without `useBigInt64` an integer beyond 2^53 comes
+ * rounded (an error here, not a wrong number), without `mapKeyConverter` a
+ * map key other than a string or a number is an error, and without
+ * `extensionCodec` a timestamp loses what it has past the millisecond.
+ * Even with them, a float in an `any` value or an unknown field comes as a
+ * number: written back, a float 32 becomes a float 64 and an integral one
+ * (`2.0`) the integer 2, which `decodeExact` avoids. */
 export const decoderOptions = { useBigInt64: true, mapKeyConverter, extensionCodec } as const;
+
+/** A bigint as an `Int`: a number where that is exact. */
+function intOf(value: bigint): Int {
+  return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+}
 
 /** A map key as it was on the wire. */
 function keyOf(prop: string): unknown {
@@ -96,16 +137,17 @@ function keyOf(prop: string): unknown {
     default: {
       const bytes = new Uint8Array(rest.length / 2);
       for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(rest.slice(2 * i, 2 * i + 2), 16);
-      return decode(bytes, decoderOptions);
+      return decodeExact(bytes);
     }
   }
 }
 
-type Reader<T> = (value: unknown, at: string) => T;
-type Writer<T> = (w: MsgPackWriter, value: T, at: string) => void;
+type $Reader<T> = (value: unknown, at: string) => T;
+type $Writer<T> = (w: MsgPackWriter, value: T, at: string) => void;
 
 function fail(at: string, expected: string, value: unknown): never {
-  const found = value === null ? "nil" : value instanceof Uint8Array ? "bytes" : Array.isArray(value) ? "array" : typeof value;
+  const float = value instanceof Float32 || value instanceof Float64;
+  const found = value === null ? "nil" : value instanceof Uint8Array ? "bytes" : Array.isArray(value) ? "array" : float ? "float" : typeof value;
   throw new Error(`${at}: expected ${expected}, found ${found}`);
 }
 
@@ -114,7 +156,7 @@ function readInt(value: unknown, at: string): Int {
   if (typeof value === "number" && Number.isInteger(value)) {
     throw new Error(`${at}: ${value} is beyond 2^53, so it may have been rounded: decode with decoderOptions`);
   }
-  if (typeof value === "bigint") return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+  if (typeof value === "bigint") return intOf(value);
   return fail(at, "an integer", value);
 }
 
@@ -123,14 +165,14 @@ function outOfRange(at: string, value: Int, range: string): never {
 }
 
 /** An integer type of at most 32 bits: always a number. */
-function readNumber(range: string, min: number, max: number): Reader<number> {
+function readNumber(range: string, min: number, max: number): $Reader<number> {
   return (value, at) => {
     const n = readInt(value, at);
     return typeof n === "number" && n >= min && n <= max ? n : outOfRange(at, n, range);
   };
 }
 
-function readInteger(range: string, min: bigint, max: bigint): Reader<Int> {
+function readInteger(range: string, min: bigint, max: bigint): $Reader<Int> {
   return (value, at) => {
     const n = readInt(value, at);
     return BigInt(n) >= min && BigInt(n) <= max ? n : outOfRange(at, n, range);
@@ -147,8 +189,11 @@ const readI32 = readNumber("i32", -0x80000000, 0x7fffffff);
 const readI64 = readInteger("i64", -0x8000000000000000n, 0x7fffffffffffffffn);
 const readAnyInt = readInteger("MessagePack", -0x8000000000000000n, 0xffffffffffffffffn);
 
+/** A float: a number from `decode`, a `Float32` or `Float64` from
+ * `decodeExact`, or an integer (as Rust reads one into a float). */
 function readFloat(value: unknown, at: string): number {
   if (typeof value === "number") return value;
+  if (value instanceof Float32 || value instanceof Float64) return value.value;
   if (typeof value === "bigint") return Number(value);
   return fail(at, "a float", value);
 }
@@ -168,6 +213,10 @@ function readBytes(value: unknown, at: string): Uint8Array {
 function readTimestamp(value: unknown, at: string): Date {
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
   if (value instanceof ExtData && value.type === EXT_TIMESTAMP) {
+    // `decodeExact` keeps one not in its shortest form as its bytes.
+    const date = value.data instanceof Uint8Array ? timestampOf(value.data) : "invalid";
+    if (date instanceof NanoDate) return date;
+    if (date === "invalid") throw new Error(`${at}: invalid timestamp`);
     throw new Error(`${at}: the timestamp is out of range for Date (${DATE_SECONDS} s either way of 1970)`);
   }
   return fail(at, "a timestamp", value);
@@ -178,18 +227,27 @@ function readAny(value: unknown): unknown {
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Date) && !(value instanceof ExtData);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Uint8Array) &&
+    !(value instanceof Date) &&
+    !(value instanceof ExtData) &&
+    !(value instanceof Float32) &&
+    !(value instanceof Float64)
+  );
 }
 
-function readArray<T>(item: Reader<T>): Reader<T[]> {
+function readArray<T>(item: $Reader<T>): $Reader<T[]> {
   return (value, at) => (Array.isArray(value) ? value.map((v, i) => item(v, `${at}[${i}]`)) : fail(at, "an array", value));
 }
 
-function readOptional<T>(inner: Reader<T>): Reader<T | null> {
+function readOptional<T>(inner: $Reader<T>): $Reader<T | null> {
   return (value, at) => (value === null ? null : inner(value, at));
 }
 
-function readMap<K, V>(key: Reader<K>, val: Reader<V>): Reader<Map<K, V>> {
+function readMap<K, V>(key: $Reader<K>, val: $Reader<V>): $Reader<Map<K, V>> {
   return (value, at) => {
     if (!isMap(value)) return fail(at, "a map", value);
     const out = new Map<K, V>();
@@ -200,7 +258,7 @@ function readMap<K, V>(key: Reader<K>, val: Reader<V>): Reader<Map<K, V>> {
 
 /** A map keyed by strings: a key that looks like a number is the string
  * it was, from `decode(bytes)` as from `decode(bytes, decoderOptions)`. */
-function readStrMap<V>(val: Reader<V>): Reader<Map<string, V>> {
+function readStrMap<V>(val: $Reader<V>): $Reader<Map<string, V>> {
   return (value, at) => {
     if (!isMap(value)) return fail(at, "a map", value);
     const out = new Map<string, V>();
@@ -236,17 +294,17 @@ function fieldsOf(value: unknown, at: string, array: boolean): Map<string, unkno
   return out;
 }
 
-function required<T>(fields: Map<string, unknown>, tag: string, name: string, read: Reader<T>, at: string): T {
+function required<T>(fields: Map<string, unknown>, tag: string, name: string, read: $Reader<T>, at: string): T {
   if (!fields.has(tag)) throw new Error(`${at}: missing field \`${name}\` (tag ${tag})`);
   return read(fields.get(tag), `${at}.${name}`);
 }
 
-function optional<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>, at: string): T | undefined {
+function optional<T>(fields: Map<string, unknown>, tag: string, read: $Reader<T>, at: string): T | undefined {
   const value = fields.get(tag);
   return value === undefined || value === null ? undefined : read(value, at);
 }
 
-function defaulted<T>(fields: Map<string, unknown>, tag: string, read: Reader<T>, at: string, fallback: () => T): T {
+function defaulted<T>(fields: Map<string, unknown>, tag: string, read: $Reader<T>, at: string, fallback: () => T): T {
   return fields.has(tag) ? read(fields.get(tag), at) : fallback();
 }
 
@@ -263,7 +321,7 @@ function unknownOf(fields: Map<string, unknown>, known: string[]): UnknownFields
 function fromHex(hex: string): unknown {
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return decode(bytes, decoderOptions);
+  return decodeExact(bytes);
 }
 
 /** Writes MessagePack the way the Rust side does. `@msgpack/msgpack`
@@ -314,10 +372,7 @@ export class MsgPackWriter {
   }
   /** A timestamp, with the nanoseconds of a `NanoDate`. */
   timestamp(value: Date): void {
-    const ms = value.getTime();
-    const sec = Math.floor(ms / 1000);
-    const nsec = (ms - sec * 1000) * 1e6 + (value instanceof NanoDate ? value.nanosecond : 0);
-    this.parts.push(encode(new ExtData(EXT_TIMESTAMP, encodeTimeSpecToTimestamp({ sec, nsec }))));
+    this.parts.push(encode(new ExtData(EXT_TIMESTAMP, timestampBytes(value))));
   }
   array(len: number): void {
     this.header(len, 0x90, 15, 0xdc);
@@ -325,11 +380,15 @@ export class MsgPackWriter {
   map(len: number): void {
     this.header(len, 0x80, 15, 0xde);
   }
-  /** A value as `decode(bytes, decoderOptions)` gives it. */
+  /** A value as `decodeExact` or `decode(bytes, decoderOptions)` gives
+   * it: a `Float32` or `Float64` at its width, with its bytes; a number as
+   * an integer when it is one, else (`-0` too) as a float 64. */
   any(value: unknown): void {
     if (value === null || value === undefined) this.nil();
     else if (typeof value === "boolean") this.bool(value);
-    else if (typeof value === "number") Number.isInteger(value) ? this.int(value) : this.float(value);
+    else if (value instanceof Float32) this.parts.push(Uint8Array.of(0xca, ...value.bytes));
+    else if (value instanceof Float64) this.parts.push(Uint8Array.of(0xcb, ...value.bytes));
+    else if (typeof value === "number") Number.isInteger(value) && !Object.is(value, -0) ? this.int(value) : this.float(value);
     else if (typeof value === "bigint") this.int(value);
     else if (typeof value === "string") this.str(value);
     else if (value instanceof Date) this.timestamp(value);
@@ -366,7 +425,7 @@ export class MsgPackWriter {
 
 /** The writer of an integer type: an error naming the member for a
  * value out of its range, or a number beyond 2^53 (a bigint holds it). */
-function writeInteger(range: string, min: bigint, max: bigint): Writer<Int> {
+function writeInteger(range: string, min: bigint, max: bigint): $Writer<Int> {
   return (w, v, at) => {
     if (typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)) {
       throw new Error(`${at}: ${v} is beyond 2^53, so it may have been rounded: give it as a bigint`);
@@ -377,29 +436,29 @@ function writeInteger(range: string, min: bigint, max: bigint): Writer<Int> {
   };
 }
 
-const writeU8: Writer<number> = writeInteger("u8", 0n, 0xffn);
-const writeU16: Writer<number> = writeInteger("u16", 0n, 0xffffn);
-const writeU32: Writer<number> = writeInteger("u32", 0n, 0xffffffffn);
+const writeU8: $Writer<number> = writeInteger("u8", 0n, 0xffn);
+const writeU16: $Writer<number> = writeInteger("u16", 0n, 0xffffn);
+const writeU32: $Writer<number> = writeInteger("u32", 0n, 0xffffffffn);
 const writeU64 = writeInteger("u64", 0n, 0xffffffffffffffffn);
-const writeI8: Writer<number> = writeInteger("i8", -0x80n, 0x7fn);
-const writeI16: Writer<number> = writeInteger("i16", -0x8000n, 0x7fffn);
-const writeI32: Writer<number> = writeInteger("i32", -0x80000000n, 0x7fffffffn);
+const writeI8: $Writer<number> = writeInteger("i8", -0x80n, 0x7fn);
+const writeI16: $Writer<number> = writeInteger("i16", -0x8000n, 0x7fffn);
+const writeI32: $Writer<number> = writeInteger("i32", -0x80000000n, 0x7fffffffn);
 const writeI64 = writeInteger("i64", -0x8000000000000000n, 0x7fffffffffffffffn);
 const writeAnyInt = writeInteger("MessagePack", -0x8000000000000000n, 0xffffffffffffffffn);
-const writeFloat: Writer<number> = (w, v, at) => (typeof v === "number" ? w.float(v) : fail(at, "a number", v));
-const writeF32: Writer<number> = (w, v, at) => {
+const writeFloat: $Writer<number> = (w, v, at) => (typeof v === "number" ? w.float(v) : fail(at, "a number", v));
+const writeF32: $Writer<number> = (w, v, at) => {
   if (typeof v !== "number") return fail(at, "a number", v);
   if (Number.isFinite(v) && !Number.isFinite(Math.fround(v))) throw new Error(`${at}: ${v} is out of range for f32`);
   w.float32(v);
 };
-const writeBool: Writer<boolean> = (w, v, at) => (typeof v === "boolean" ? w.bool(v) : fail(at, "a bool", v));
-const writeStr: Writer<string> = (w, v, at) => (typeof v === "string" ? w.str(v) : fail(at, "a string", v));
-const writeBytes: Writer<Uint8Array> = (w, v, at) => (v instanceof Uint8Array ? w.bytes(v) : fail(at, "bytes", v));
-const writeTimestamp: Writer<Date> = (w, v, at) =>
+const writeBool: $Writer<boolean> = (w, v, at) => (typeof v === "boolean" ? w.bool(v) : fail(at, "a bool", v));
+const writeStr: $Writer<string> = (w, v, at) => (typeof v === "string" ? w.str(v) : fail(at, "a string", v));
+const writeBytes: $Writer<Uint8Array> = (w, v, at) => (v instanceof Uint8Array ? w.bytes(v) : fail(at, "bytes", v));
+const writeTimestamp: $Writer<Date> = (w, v, at) =>
   v instanceof Date && !Number.isNaN(v.getTime()) ? w.timestamp(v) : fail(at, "a valid Date", v);
-const writeAny: Writer<unknown> = (w, v) => w.any(v);
+const writeAny: $Writer<unknown> = (w, v) => w.any(v);
 
-function writeArray<T>(item: Writer<T>): Writer<T[]> {
+function writeArray<T>(item: $Writer<T>): $Writer<T[]> {
   return (w, v, at) => {
     if (!Array.isArray(v)) fail(at, "an array", v);
     w.array(v.length);
@@ -407,14 +466,14 @@ function writeArray<T>(item: Writer<T>): Writer<T[]> {
   };
 }
 
-function writeOptional<T>(inner: Writer<T>): Writer<T | null> {
+function writeOptional<T>(inner: $Writer<T>): $Writer<T | null> {
   return (w, v, at) => (v === null ? w.nil() : inner(w, v, at));
 }
 
-type Compare<T> = (a: T, b: T) => number;
+type $Compare<T> = (a: T, b: T) => number;
 
-const compareInt: Compare<Int> = (a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
-const compareBool: Compare<boolean> = (a, b) => Number(a) - Number(b);
+const compareInt: $Compare<Int> = (a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+const compareBool: $Compare<boolean> = (a, b) => Number(a) - Number(b);
 
 /** By code point, as Rust orders strings (by their UTF-8). */
 function compareStr(a: string, b: string): number {
@@ -434,19 +493,31 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-function compareTuple(...items: Compare<never>[]): Compare<unknown[]> {
+function compareTuple(...items: $Compare<never>[]): $Compare<unknown[]> {
   return (a, b) => {
     for (let i = 0; i < items.length; i++) {
-      const order = (items[i] as Compare<unknown>)(a[i], b[i]);
+      const order = (items[i] as $Compare<unknown>)(a[i], b[i]);
       if (order !== 0) return order;
     }
     return 0;
   };
 }
 
+/** Lexicographically, a shorter array before one it begins, as Rust
+ * orders a `Vec`. */
+function compareArray<T>(item: $Compare<T>): $Compare<T[]> {
+  return (a, b) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const order = item(a[i], b[i]);
+      if (order !== 0) return order;
+    }
+    return a.length - b.length;
+  };
+}
+
 /** A map's entries, in key order when `compare` is given (as Rust's
  * `BTreeMap` writes them), else in the `Map`'s order. */
-function writeMap<K, V>(key: Writer<K>, val: Writer<V>, compare: Compare<K> | undefined): Writer<Map<K, V>> {
+function writeMap<K, V>(key: $Writer<K>, val: $Writer<V>, compare: $Compare<K> | undefined): $Writer<Map<K, V>> {
   return (w, v, at) => {
     if (!(v instanceof Map)) fail(at, "a Map", v);
     w.map(v.size);
@@ -458,14 +529,14 @@ function writeMap<K, V>(key: Writer<K>, val: Writer<V>, compare: Compare<K> | un
   };
 }
 
-type Entry = [Int, (w: MsgPackWriter) => void];
+type $Entry = [Int, (w: MsgPackWriter) => void];
 
 /** A struct's entries (in field order) and its unknown fields (in tag
  * order after them), as a map or, when `array`, a tag-indexed array with
  * nil in the gaps. */
 function writeStruct(
   w: MsgPackWriter,
-  entries: Entry[],
+  entries: $Entry[],
   unknown: UnknownFields | undefined,
   array: boolean,
   known: string[],
@@ -475,7 +546,7 @@ function writeStruct(
   for (const tag of unknown?.keys() ?? []) {
     if (known.includes(BigInt(tag).toString())) throw new Error(`${at}: unknown field with tag ${tag}, the tag of a known field`);
   }
-  const rest: Entry[] = [...(unknown ?? new Map<Int, unknown>())]
+  const rest: $Entry[] = [...(unknown ?? new Map<Int, unknown>())]
     .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
     .map(([tag, value]) => [tag, (w) => w.any(value)]);
   const all = entries.concat(rest);
@@ -493,7 +564,7 @@ function writeStruct(
   for (let i = 0; i < len; i++) (byTag.get(i) ?? ((w: MsgPackWriter) => w.nil()))(w);
 }
 
-function sameBytes<T>(write: Writer<T>, a: T, b: T, at: string): boolean {
+function sameBytes<T>(write: $Writer<T>, a: T, b: T, at: string): boolean {
   const x = new MsgPackWriter();
   write(x, a, at);
   const y = new MsgPackWriter();

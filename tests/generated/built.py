@@ -63,8 +63,9 @@ class Values:
 
     def simple(self, depth: int = 2) -> Any:
         """What reads back the same from MessagePack and from JSON: no
-        floats, bytes or nil, maps keyed by strings (in order)."""
-        kind = self.integer(0, 5 if depth > 0 else 3)
+        float 32 (JSON has no width), bytes or nil, maps keyed by strings
+        (in order)."""
+        kind = self.integer(0, 6 if depth > 0 else 4)
         if kind == 0:
             return self.coin()
         if kind == 1:
@@ -74,6 +75,9 @@ class Values:
         if kind == 3:
             return self.text()
         if kind == 4:
+            # A float 64, integral ones and -0.0 too.
+            return self.pick([self.short_float(), 2.0, -0.0])
+        if kind == 5:
             return self.many(3, lambda: self.simple(depth - 1))
         # Keys in code point order: serde_json's map, which the test reads
         # the value meant into, sorts them so.
@@ -129,6 +133,7 @@ class Values:
             # serde_json has no form for a map keyed by arrays: Rust's
             # values carry those to the relays.
             grid={},
+            paths={},
             gaps=self.many(4, lambda: None if self.coin() else self.i32()),
             levels=self.many(3, lambda: self.pick(list(everything.Level))),
             nothing=everything.Nothing(),
@@ -136,6 +141,7 @@ class Values:
             ping=everything.Ping(),
             weight=self.short_float(),
             code=self.pick([0x0300, self.ranged(0, 65535)]),
+            entry=everything.Entry(key=self.text()),
             far=self.optional(lambda: self.ranged(-128, 127)),
             unknown_fields=self.unknown(40, 45),
         )

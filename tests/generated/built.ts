@@ -62,15 +62,18 @@ class Values {
   optional<T>(item: () => T): T | undefined {
     return this.bool() ? item() : undefined;
   }
-  /** What reads back the same from MessagePack and from JSON: no floats,
-   * bytes or nil, maps keyed by strings (in order). */
+  /** What reads back the same from MessagePack and from JSON: no float
+   * 32 (JSON has no width), bytes or nil, maps keyed by strings (in
+   * order). */
   simple(depth = 2): unknown {
-    const kind = this.int(0, depth > 0 ? 5 : 3);
+    const kind = this.int(0, depth > 0 ? 6 : 4);
     if (kind === 0) return this.bool();
     if (kind === 1) return this.ranged(-(2 ** 31), 2 ** 31);
     if (kind === 2) return this.u64();
     if (kind === 3) return this.text();
-    if (kind === 4) return this.array(3, () => this.simple(depth - 1));
+    // A float 64, integral ones and -0 too: a number would be an integer.
+    if (kind === 4) return new everything.Float64(this.pick([this.float(), 2, -0]));
+    if (kind === 5) return this.array(3, () => this.simple(depth - 1));
     // Keys in code point order: serde_json's map, which the test reads
     // the value meant into, sorts them so.
     const keys = [...new Set(this.array(3, () => this.text()))].sort((a, b) => (codePoints(a) < codePoints(b) ? -1 : 1));
@@ -128,6 +131,7 @@ class Values {
       // serde_json has no form for a map keyed by arrays: Rust's values
       // carry those to the relays.
       grid: new Map(),
+      paths: new Map(),
       gaps: this.array(4, () => (this.bool() ? null : this.i32())),
       levels: this.array(3, () => this.pick<everything.Level>(["Low", "High"])),
       nothing: {},
@@ -135,6 +139,7 @@ class Values {
       ping: {},
       weight: this.float(),
       code: this.pick([0x0300, this.ranged(0, 65535)]),
+      entry: { key: this.text() },
     };
     const displayName = this.optional(() => this.text());
     if (displayName !== undefined) value.displayName = displayName;
@@ -178,6 +183,11 @@ function timestampBytes(date: Date): number[] {
 function json(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "bigint") return value.toString();
+  if (value instanceof everything.Float64) {
+    // With a point, so that serde_json reads a float.
+    const x = value.value;
+    return Object.is(x, -0) ? "-0.0" : Number.isInteger(x) ? `${x}.0` : String(x);
+  }
   if (typeof value !== "object") return JSON.stringify(value);
   if (value instanceof Uint8Array) return json(Array.from(value));
   if (value instanceof Date) return json([-1, timestampBytes(value)]);

@@ -109,6 +109,31 @@ fn a_value_that_does_not_match_the_schema_is_one_error_line() {
         1,
         "Status has no variant `Paused`, at $.status",
     );
+    // A leaf of another type, and a required field absent, both ways.
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x83\x01\xa1x\x02\xa3Ada\x03\x01",
+        1,
+        "expected an integer (int), found a string at offset 2, at $.id",
+    );
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x82\x01\x2a\x03\x01",
+        1,
+        "Account: missing field `customer` (tag 2) at offset 0, at $",
+    );
+    fails(
+        &["encode", "--schema", &schema],
+        br#"{"id": 1, "customer": 5, "status": "Active"}"#,
+        1,
+        "expected a string, found an integer, at $.customer",
+    );
+    fails(
+        &["encode", "--schema", &schema],
+        br#"{"id": 1, "status": "Active"}"#,
+        1,
+        "Account: missing field `customer` (tag 2), at $",
+    );
     let not_schema = dir.path().join("not-a-schema.json");
     std::fs::write(&not_schema, "{}").unwrap();
     let not_schema = not_schema.to_str().unwrap();
@@ -124,6 +149,44 @@ fn a_value_that_does_not_match_the_schema_is_one_error_line() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Integers are checked against their Rust type's range, and a float
+/// given in JSON as an integer is written as the Rust type writes it.
+#[test]
+fn integers_are_checked_and_floats_written_at_their_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("reading.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"Reading","types":{"Reading":{"kind":"struct","layout":"map","fields":[
+          {"name":"level","tag":1,"shape":"u8","presence":"required"},
+          {"name":"ratio","tag":2,"shape":"float","presence":"required"},
+          {"name":"weight","tag":3,"shape":"f32","presence":"required"}]}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    fails(
+        &["decode", "--schema", schema],
+        b"\x83\x01\xcd\x01\x2c\x02\x00\x03\x00",
+        1,
+        "300 is out of range for u8 at offset 2, at $.level",
+    );
+    assert_eq!(
+        ok(
+            &["encode", "--schema", schema],
+            br#"{"level": 3, "ratio": 2, "weight": 1}"#
+        ),
+        b"\x83\x01\x03\x02\xcb\x40\x00\x00\x00\x00\x00\x00\x00\x03\xca\x3f\x80\x00\x00"
+    );
+    // Rust reads an integer into a float: so does decode.
+    assert_eq!(
+        ok_text(
+            &["decode", "--schema", schema],
+            b"\x83\x01\x03\x02\x02\x03\x01"
+        ),
+        "{\"level\":3,\"ratio\":2,\"weight\":1}\n"
+    );
 }
 
 /// A recursive type nests as deep as its input: bounded, never a stack

@@ -13,7 +13,7 @@ use msgpack_serde::{from_slice, msgpack, to_vec};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-use super::family::{self, v1, v2, Clock, Everything, Figure, Status};
+use super::family::{self, v1, v2, Clock, Everything, Figure, Held, Status};
 use super::generated_dir;
 
 /// Property-generated values of each kind.
@@ -77,29 +77,48 @@ pub fn sample<S: Strategy>(strategy: S) -> Vec<S::Value> {
 }
 
 /// `kind hex` lines: what Rust writes for the relays to read, with
-/// timestamps that `clock` holds.
+/// timestamps that `clock` holds. The relays read them with the exact
+/// decoders (`decodeExact`, the module's `unpackb`), the `package_` and
+/// `plain_` kinds with the packages' own.
 fn input(clock: Clock) -> String {
     let mut lines = Vec::new();
     let mut push = |kind: &str, bytes: Vec<u8>| lines.push(format!("{kind} {}", hex(&bytes)));
-    let everything = sample(family::everything(clock));
+    let everything = sample(family::everything(clock, Held::Exact));
     for value in &everything {
         push("everything", to_vec(value).unwrap());
     }
+    for value in sample(family::everything(clock, Held::Plain)) {
+        push("package_everything", to_vec(&value).unwrap());
+    }
+    for value in sample(family::profile_v2(Held::Plain)) {
+        push("package_v2", to_vec(&value).unwrap());
+    }
     // Read without the decoder options where that reads right.
-    for value in sample(family::profile_v1()) {
+    for value in sample(family::profile_v1(Held::Plain)) {
         let mut value = value;
         value.id >>= 11;
         value.unknown = Default::default();
         push("plain_v1", to_vec(&value).unwrap());
     }
-    for value in sample(family::profile_v1()) {
+    for value in sample(family::profile_v1(Held::Exact)) {
         push("v1", to_vec(&value).unwrap());
         push("v1_by_v2", to_vec(&value).unwrap());
     }
-    for value in sample(family::profile_v2()) {
+    for value in sample(family::profile_v2(Held::Exact)) {
         push("v2", to_vec(&value).unwrap());
         push("v2_by_v1", to_vec(&value).unwrap());
     }
+    // What the exact decoders refuse, each with Rust's error.
+    let whole = to_vec(&everything[0]).unwrap();
+    push("bad_end", whole[..whole.len() - 1].to_vec());
+    push("bad_trailing", [&whole[..], &[0xc0]].concat());
+    push("bad_marker", vec![0x81, 0x01, 0xc1]);
+    push("bad_utf8", vec![0x81, 0x01, 0xa2, 0xc3, 0x28]);
+    push(
+        "bad_length",
+        vec![0x81, 0x01, 0xdd, 0xff, 0xff, 0xff, 0xff, 0x01],
+    );
+    push("bad_depth", [vec![0x91; 129], vec![0x01]].concat());
     // A tag no variant has: `other` catches it, else it is an error.
     push("status", to_vec(&msgpack!(9)).unwrap());
     push("error_figure", to_vec(&msgpack!({9: 1})).unwrap());
@@ -127,9 +146,9 @@ fn expected(kind: &str, sent: &[u8]) -> Vec<u8> {
         to_vec(&from_slice::<T>(bytes).unwrap()).unwrap()
     }
     match kind {
-        "everything" => again::<Everything>(sent),
+        "everything" | "package_everything" => again::<Everything>(sent),
         "v1" | "v2_by_v1" | "plain_v1" => again::<v1::Profile>(sent),
-        "v2" | "v1_by_v2" => again::<v2::Profile>(sent),
+        "v2" | "v1_by_v2" | "package_v2" => again::<v2::Profile>(sent),
         "status" => again::<Status>(sent),
         "figure" => again::<Figure>(sent),
         _ => panic!("unknown kind {kind}"),
@@ -141,8 +160,8 @@ fn expected(kind: &str, sent: &[u8]) -> Vec<u8> {
 fn check_value(kind: &str, sent: &[u8], back: &[u8], context: &str) {
     let same = |read: fn(&[u8]) -> String| assert_eq!(read(back), read(sent), "{context}");
     match kind {
-        "everything" => same(read::<Everything>),
-        "v1" | "v2" | "v2_by_v1" | "plain_v1" => {
+        "everything" | "package_everything" => same(read::<Everything>),
+        "v1" | "v2" | "v2_by_v1" | "plain_v1" | "package_v2" => {
             same(read::<v1::Profile>);
             same(read::<v2::Profile>);
         }
@@ -267,6 +286,10 @@ fn check_relayed(language: &str, input: &str, output: &str) {
                 "{context}"
             ),
             "error_time" => assert_eq!(error, Some(time_error), "{context}"),
+            bad if bad.starts_with("bad_") => {
+                let rust = rust_error(&unhex(in_data));
+                assert_eq!(error, Some(rust.as_str()), "{context}");
+            }
             _ => {
                 assert_eq!(error, None, "{context}");
                 let (sent, back) = (unhex(in_data), unhex(data));
@@ -279,6 +302,16 @@ fn check_relayed(language: &str, input: &str, output: &str) {
             }
         }
     }
+}
+
+/// Rust's error reading `bytes` as a `Value`, with the default limits
+/// (whose depth the exact decoders share).
+fn rust_error(bytes: &[u8]) -> String {
+    let mut reader = msgpack_core::Reader::new(bytes);
+    let error = msgpack_core::Value::decode(&mut reader)
+        .and_then(|_| reader.finish())
+        .expect_err("bad input");
+    error.to_string()
 }
 
 pub fn hex(bytes: &[u8]) -> String {
@@ -381,12 +414,14 @@ fn json_schema_accepts_what_serde_json_writes() {
     if !python_has("jsonschema") {
         return;
     }
-    // serde_json writes no map keyed by arrays: `grid` stays empty here.
+    // serde_json writes no map keyed by arrays: `grid` and `paths` stay
+    // empty here.
     let json = |mut value: Everything| {
         value.grid.clear();
+        value.paths.clear();
         serde_json::to_string(&value).unwrap()
     };
-    let lines: Vec<String> = sample(family::everything(Clock::Rust))
+    let lines: Vec<String> = sample(family::everything(Clock::Rust, Held::Exact))
         .into_iter()
         .map(json)
         .collect();
@@ -410,8 +445,9 @@ fn json_schema_rejects_what_serde_json_would_not_read() {
     if !python_has("jsonschema") {
         return;
     }
-    let mut valid = sample(family::everything(Clock::Rust)).remove(0);
+    let mut valid = sample(family::everything(Clock::Rust, Held::Exact)).remove(0);
     valid.grid.clear();
+    valid.paths.clear();
     let valid = serde_json::to_value(&valid).unwrap();
     let broken = |change: &dyn Fn(&mut serde_json::Value)| {
         let mut value = valid.clone();

@@ -75,9 +75,11 @@ pub struct Everything {
     pub extra: Value,
     #[msgpack(tag = 20, omit_default)]
     pub labels: Vec<String>,
-    /// Keys that are arrays.
+    /// Keys that are arrays, and arrays in them.
     #[msgpack(tag = 21)]
-    pub grid: BTreeMap<(i64, i8), String>,
+    pub grid: BTreeMap<(i64, Vec<i8>), String>,
+    #[msgpack(tag = 50)]
+    pub paths: BTreeMap<Vec<i16>, bool>,
     #[msgpack(tag = 22)]
     pub gaps: Vec<Option<i32>>,
     #[msgpack(tag = 23)]
@@ -93,6 +95,9 @@ pub struct Everything {
     pub weight: f32,
     #[msgpack(tag = 28, default = "three", omit_default, with = "swapped")]
     pub code: u16,
+    /// A type named as the generated code's own helpers once were.
+    #[msgpack(tag = 29)]
+    pub entry: Entry,
     /// A tag a JavaScript number would round (2^53 + 1).
     #[msgpack(tag = 9007199254740993)]
     pub far: Option<i8>,
@@ -123,6 +128,13 @@ pub enum Level {
 /// A tuple struct: its fields named and numbered by position.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub struct Coord(pub i32, pub i32);
+
+/// Named as a helper of the generated TypeScript (and a common name).
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Entry {
+    #[msgpack(tag = 1)]
+    pub key: String,
+}
 
 /// A unit struct: nil.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
@@ -207,8 +219,10 @@ pub mod v2 {
     }
 }
 
+/// Strings of one to four UTF-8 bytes a character, and U+FEFF (a byte
+/// order mark, which a decoder may drop at the start).
 fn text() -> impl Strategy<Value = String> {
-    "[a-z0-9 \u{e9}\u{4e16}\u{ff21}\u{1f600}]{0,12}"
+    "[a-z0-9 \u{e9}\u{4e16}\u{ff21}\u{1f600}\u{feff}]{0,12}"
 }
 
 /// Floats that survive every language: no NaN (not equal to itself).
@@ -248,25 +262,45 @@ fn timestamp(clock: Clock) -> BoxedStrategy<Timestamp> {
     .boxed()
 }
 
-/// Values that read back the same in every language: no floats (an
-/// integral one is an integer to JavaScript), maps keyed by strings and
-/// integers (not bools: Python's `True` is its `1`).
-fn value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Nil),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        text().prop_map(Value::Str),
-        vec(any::<u8>(), 0..8).prop_map(Value::Bin),
+/// What the `any` members and the unknown fields of the values hold.
+#[derive(Clone, Copy, Debug)]
+pub enum Held {
+    /// Floats of both widths (integral ones, both zeros, infinities, NaN
+    /// of any payload, signaling ones too) and extensions of every type
+    /// (timestamps in and out of their shortest form, invalid ones, types
+    /// MessagePack reserves) besides the plain values: what the generated
+    /// code relays byte for byte read with `decodeExact` / `unpackb`.
+    Exact,
+    /// No floats and no extensions: what it relays byte for byte read
+    /// with the packages' own decoders too.
+    Plain,
+}
+
+/// Values that read back the same in every language: maps keyed by
+/// strings, integers and (`Held::Exact`) finite floats, no two keys of a
+/// map equal as numbers, and no bools (to Python, `True`, `1`, `1.0` and
+/// `F32(1.0)` are one key).
+fn value(held: Held) -> impl Strategy<Value = Value> {
+    let mut leaves = vec![
+        Just(Value::Nil).boxed(),
+        any::<bool>().prop_map(Value::Bool).boxed(),
+        any::<i64>().prop_map(Value::from).boxed(),
+        any::<u64>().prop_map(Value::from).boxed(),
+        text().prop_map(Value::Str).boxed(),
+        vec(any::<u8>(), 0..8).prop_map(Value::Bin).boxed(),
     ];
-    leaf.prop_recursive(2, 12, 4, |inner| {
+    if let Held::Exact = held {
+        leaves.push(wire_f32().prop_map(Value::F32).boxed());
+        leaves.push(wire_f64().prop_map(Value::F64).boxed());
+        leaves.push(ext().boxed());
+    }
+    proptest::strategy::Union::new(leaves).prop_recursive(2, 12, 4, move |inner| {
         prop_oneof![
             vec(inner.clone(), 0..4).prop_map(Value::Array),
-            vec((key(), inner), 0..4).prop_map(|entries| {
-                let mut seen = Vec::new();
+            vec((key(held), inner), 0..4).prop_map(|entries| {
+                let mut seen: Vec<Value> = Vec::new();
                 let unique = entries.into_iter().filter(|(k, _)| {
-                    let new = !seen.contains(k);
+                    let new = !seen.iter().any(|s| same_key(s, k));
                     seen.push(k.clone());
                     new
                 });
@@ -276,21 +310,119 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// A map key in a `Value`: a string that may look like an integer, or an
-/// integer of any width, in no order.
-fn key() -> impl Strategy<Value = Value> {
+/// Whether two keys are one key to Python's `dict`: equal, or equal as
+/// numbers (`2`, `2.0`, `-0.0` and `0`).
+fn same_key(a: &Value, b: &Value) -> bool {
+    let number = |v: &Value| {
+        v.as_f64()
+            .or(v.as_i64().map(|i| i as f64))
+            .or(v.as_u64().map(|u| u as f64))
+    };
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Every kind of float 32 on the wire: any (quiet NaNs of any payload
+/// among them), signaling NaNs, integral values, both zeros, infinities.
+fn wire_f32() -> impl Strategy<Value = f32> {
     prop_oneof![
-        "[a-z]{1,4}".prop_map(Value::Str),
-        "-?[0-9]{1,3}".prop_map(Value::Str),
-        any::<i64>().prop_map(Value::from),
-        (0u64..100).prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
+        any::<f32>(),
+        proptest::num::f32::SIGNALING_NAN,
+        (-1000i32..1000).prop_map(|i| i as f32),
+        prop_oneof![
+            Just(-0.0),
+            Just(0.0),
+            Just(f32::INFINITY),
+            Just(f32::NEG_INFINITY),
+            Just(f32::NAN)
+        ],
     ]
 }
 
+/// Every kind of float 64 on the wire, as `wire_f32`, and integral values
+/// past 2^53.
+fn wire_f64() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        any::<f64>(),
+        proptest::num::f64::SIGNALING_NAN,
+        (-1000i32..1000).prop_map(f64::from),
+        any::<i64>().prop_map(|i| i as f64),
+        prop_oneof![
+            Just(-0.0),
+            Just(2.0),
+            Just(f64::INFINITY),
+            Just(f64::NEG_INFINITY),
+            Just(f64::NAN)
+        ],
+    ]
+}
+
+/// Extensions of every type: timestamps as Rust writes them (the shortest
+/// form), in a longer form than they need (96 bits), invalid (nanoseconds
+/// past a second, or a length no timestamp has), and other types,
+/// application and reserved.
+fn ext() -> impl Strategy<Value = Value> {
+    let shortest = timestamp(Clock::Rust).prop_map(|t| {
+        let bytes = msgpack_serde::to_vec(&t).unwrap();
+        msgpack_core::Value::from_slice(&bytes).unwrap()
+    });
+    let long = (0i64..1 << 32, 0u32..1_000_000_000).prop_map(|(seconds, nanos)| {
+        let mut data = nanos.to_be_bytes().to_vec();
+        data.extend(seconds.to_be_bytes());
+        Value::Ext(-1, data)
+    });
+    let invalid = prop_oneof![
+        (1_000_000_000u32..=u32::MAX, any::<u64>()).prop_map(|(nanos, seconds)| {
+            let mut data = nanos.to_be_bytes().to_vec();
+            data.extend(seconds.to_be_bytes());
+            data
+        }),
+        vec(any::<u8>(), 0..20).prop_filter("no timestamp's length", |d| {
+            ![4, 8, 12].contains(&d.len())
+        }),
+    ]
+    .prop_map(|data| Value::Ext(-1, data));
+    let other = (any::<i8>(), vec(any::<u8>(), 0..20))
+        .prop_filter("not a timestamp", |(ty, _)| *ty != -1)
+        .prop_map(|(ty, data)| Value::Ext(ty, data));
+    prop_oneof![shortest, long, invalid, other]
+}
+
+/// A map key in a `Value`: a string that may look like an integer, an
+/// integer of any width, or (`Held::Exact`) a finite float of either
+/// width (serde_json, which the JSON Schema tests use, writes no other
+/// float key), in no order.
+fn key(held: Held) -> impl Strategy<Value = Value> {
+    let mut keys = vec![
+        "[a-z]{1,4}".prop_map(Value::Str).boxed(),
+        "-?[0-9]{1,3}".prop_map(Value::Str).boxed(),
+        any::<i64>().prop_map(Value::from).boxed(),
+        (0u64..100).prop_map(Value::from).boxed(),
+        any::<u64>().prop_map(Value::from).boxed(),
+    ];
+    if let Held::Exact = held {
+        let finite = |x: &f64| x.is_finite();
+        keys.push(
+            wire_f32()
+                .prop_filter("finite", |x| x.is_finite())
+                .prop_map(Value::F32)
+                .boxed(),
+        );
+        keys.push(
+            wire_f64()
+                .prop_filter("finite", finite)
+                .prop_map(Value::F64)
+                .boxed(),
+        );
+    }
+    proptest::strategy::Union::new(keys)
+}
+
 /// Unknown fields at tags no version uses.
-fn unknown(tags: std::ops::Range<u64>) -> impl Strategy<Value = UnknownFields> {
-    btree_map(tags, value(), 0..3).prop_map(|fields| {
+fn unknown(tags: std::ops::Range<u64>, held: Held) -> impl Strategy<Value = UnknownFields> {
+    btree_map(tags, value(held), 0..3).prop_map(|fields| {
         let mut unknown = UnknownFields::new();
         for (tag, value) in fields {
             unknown.insert(tag, value);
@@ -327,9 +459,9 @@ fn figure() -> impl Strategy<Value = Figure> {
     ]
 }
 
-fn point() -> impl Strategy<Value = Point> {
+fn point(held: Held) -> impl Strategy<Value = Point> {
     // Nil in an array is a gap: an unknown field there must not be nil.
-    let unknown = unknown(4..8).prop_map(|mut fields| {
+    let unknown = unknown(4..8, held).prop_map(|mut fields| {
         let nils: Vec<u64> = fields
             .iter()
             .filter(|(_, v)| v.is_nil())
@@ -371,52 +503,55 @@ prop_compose! {
 }
 
 prop_compose! {
-    /// With timestamps that `clock` holds.
-    pub fn everything(clock: Clock)(
+    /// With timestamps that `clock` holds, and `held` values in `extra` and
+    /// the unknown fields.
+    pub fn everything(clock: Clock, held: Held)(
         head in everything_head(),
         blob in vec(any::<u8>(), 0..16),
         at in timestamp(clock),
         status in status(),
         figure in figure(),
-        point in point(),
+        point in point(held),
         tree in proptest::option::of(node()),
         pair in (any::<i16>(), text()),
-        extra in value(),
+        extra in value(held),
         labels in vec(text(), 0..3),
-        grid in btree_map((any::<i64>(), any::<i8>()), text(), 0..3),
+        grid in btree_map((any::<i64>(), vec(any::<i8>(), 0..3)), text(), 0..3),
+        paths in btree_map(vec(any::<i16>(), 0..3), any::<bool>(), 0..3),
         gaps in vec(proptest::option::of(any::<i32>()), 0..4),
         levels in vec(prop_oneof![Just(Level::Low), Just(Level::High)], 0..3),
         coord in (any::<i32>(), any::<i32>()),
         (weight, code) in (float32(), prop_oneof![Just(3), any::<u16>()]),
         far in proptest::option::of(any::<i8>()),
-        unknown in unknown(40..45),
+        key in text(),
+        unknown in unknown(40..45, held),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, paths, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, entry: Entry { key }, far, unknown,
         }
     }
 }
 
 prop_compose! {
-    pub fn profile_v1()(
+    pub fn profile_v1(held: Held)(
         id in any::<u64>(),
         name in text(),
         nickname in proptest::option::of(text()),
-        unknown in unknown(10..14),
+        unknown in unknown(10..14, held),
     ) -> v1::Profile {
         v1::Profile { id, name, nickname, unknown }
     }
 }
 
 prop_compose! {
-    pub fn profile_v2()(
+    pub fn profile_v2(held: Held)(
         id in any::<u64>(),
         name in text(),
         email in proptest::option::of(text()),
         visits in any::<u32>(),
-        unknown in unknown(10..14),
+        unknown in unknown(10..14, held),
     ) -> v2::Profile {
         v2::Profile { id, name, email, visits, unknown }
     }
