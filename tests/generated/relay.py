@@ -82,6 +82,7 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "bad_utf8": relay_everything,
     "bad_length": relay_everything,
     "bad_depth": relay_everything,
+    "bad_owed": relay_everything,
 }
 
 

@@ -38,6 +38,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   bad_utf8: relayEverything,
   bad_length: relayEverything,
   bad_depth: relayEverything,
+  bad_owed: relayEverything,
 };
 
 /** What `decode(bytes, decoderOptions)` would give for a value

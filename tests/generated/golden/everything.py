@@ -178,6 +178,12 @@ class _ByteReader:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
+        # Values still to read, across every open array and map: each takes
+        # a byte at least, so together they must fit in what is left, as
+        # Rust's `Owed` checks (one container at a time, nested headers
+        # could each claim the whole rest, and the error would come later
+        # than Rust's).
+        self.owed = 1
 
     def take(self, n: int) -> int:
         """Where the next `n` bytes start, past which it moves."""
@@ -195,6 +201,7 @@ class _ByteReader:
             raise ValueError(f"unexpected end of input at offset {len(self.data)}")
         head = self.data[at]
         self.pos = at + 1
+        self.owed -= 1
         if head <= 0x7F:
             return head
         if head >= 0xE0:
@@ -250,11 +257,13 @@ class _ByteReader:
 
     def enter(self, length: int, at: int, depth: int) -> None:
         """Checks the depth and that the input holds `length` items of a
-        byte at least, before anything is made for them."""
+        byte at least, with those still owed, before anything is made for
+        them."""
         if depth >= _MAX_DEPTH:
             raise ValueError(f"nesting exceeds the depth limit of {_MAX_DEPTH} at offset {at}")
-        if length > len(self.data) - self.pos:
+        if self.owed + length > len(self.data) - self.pos:
             raise ValueError(f"unexpected end of input at offset {len(self.data)}")
+        self.owed += length
 
     def array(self, length: int, at: int, depth: int) -> tuple[Any, ...]:
         self.enter(length, at, depth)

@@ -675,6 +675,11 @@ export function decodeExact(bytes: Uint8Array): unknown {
 
 class $ExactReader {
   pos = 0;
+  /** Values still to read, across every open array and map: each takes a
+   * byte at least, so together they must fit in what is left, as Rust's
+   * `Owed` checks (one container at a time, nested headers could each
+   * claim the whole rest, and the error would come later than Rust's). */
+  private owed = 1;
   private readonly view: DataView;
 
   constructor(private readonly bytes: Uint8Array) {
@@ -706,6 +711,7 @@ class $ExactReader {
 
   value(depth: number): unknown {
     const at = this.pos;
+    this.owed--;
     const head = this.u8();
     if (head <= 0x7f) return head;
     if (head >= 0xe0) return head - 0x100;
@@ -794,10 +800,11 @@ class $ExactReader {
   }
 
   /** Checks the depth and that the input holds `len` items of a byte at
-   * least, before anything is allocated for them. */
+   * least, with those still owed, before anything is allocated for them. */
   private enter(len: number, at: number, depth: number): void {
     if (depth >= MAX_DEPTH) throw new Error(`nesting exceeds the depth limit of ${MAX_DEPTH} at offset ${at}`);
-    if (len > this.bytes.length - this.pos) throw new Error(`unexpected end of input at offset ${this.bytes.length}`);
+    if (this.owed + len > this.bytes.length - this.pos) throw new Error(`unexpected end of input at offset ${this.bytes.length}`);
+    this.owed += len;
   }
 
   private array(len: number, at: number, depth: number): unknown[] {

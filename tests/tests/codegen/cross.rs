@@ -119,6 +119,9 @@ fn input(clock: Clock) -> String {
         vec![0x81, 0x01, 0xdd, 0xff, 0xff, 0xff, 0xff, 0x01],
     );
     push("bad_depth", [vec![0x91; 129], vec![0x01]].concat());
+    // [[0xc1, ...], ...]: the inner array's two and the outer one's two
+    // more cannot fit in the three bytes left, which Rust finds first.
+    push("bad_owed", vec![0x93, 0x92, 0xc1, 0x00, 0x00]);
     // A tag no variant has: `other` catches it, else it is an error.
     push("status", to_vec(&msgpack!(9)).unwrap());
     push("error_figure", to_vec(&msgpack!({9: 1})).unwrap());
