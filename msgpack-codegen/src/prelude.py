@@ -130,7 +130,9 @@ def unpackb(data: bytes) -> Any:
     byte offset: `unexpected end of input at offset 3`, `trailing bytes
     after the value at offset 1`, `invalid UTF-8 in string at offset 0`,
     `reserved marker 0xc1 at offset 0`, `nesting exceeds the depth limit of
-    128 at offset 128`."""
+    128 at offset 128`; and, where Rust's `Value` would keep both, `map key
+    at offset 1 repeats an earlier one` (a key Python holds equal to an
+    earlier one, as `True` and `1`) or cannot hash (a map)."""
     reader = _ByteReader(bytes(data))
     value = reader.value(0)
     if reader.pos != len(reader.data):
@@ -270,15 +272,21 @@ class _ByteReader:
         return tuple(items)
 
     def map(self, length: int, at: int, depth: int) -> dict[Any, Any]:
+        """A map, refused when a key repeats one Python holds equal (a
+        dict holds one of each, and keeping the last would write back
+        another map than came)."""
         self.enter(2 * length, at, depth)
         out: dict[Any, Any] = {}
         for _ in range(length):
             key_at = self.pos
             key = self.value(depth + 1)
             try:
-                out[key] = self.value(depth + 1)
+                repeated = key in out
             except TypeError:
                 raise ValueError(f"a map key Python cannot hash (a map) at offset {key_at}") from None
+            if repeated:
+                raise ValueError(f"map key at offset {key_at} repeats an earlier one (to Python, 1, 1.0 and True are one key)")
+            out[key] = self.value(depth + 1)
         return out
 
 

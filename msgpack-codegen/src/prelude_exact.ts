@@ -233,11 +233,15 @@ class $ExactReader {
     return out;
   }
 
+  /** A map, refused when a key repeats (an object holds one of each,
+   * and keeping the last would write back another map than came). */
   private map(len: number, at: number, depth: number): Record<string, unknown> {
     this.enter(2 * len, at, depth);
     const out: Record<string, unknown> = {};
     for (let i = 0; i < len; i++) {
+      const keyAt = this.pos;
       const key = mapKeyConverter(this.value(depth + 1));
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw new Error(`map key at offset ${keyAt} repeats an earlier one`);
       out[key] = this.value(depth + 1);
     }
     return out;

@@ -123,6 +123,24 @@ function checkPrelude(): void {
   const other = new v1.MsgPackWriter();
   other.any([new everything.Float32(1.5), new everything.Float64(2), new everything.NanoDate(0, 5)]);
   if (hex(other.finish()) !== "93ca3fc00000cb4000000000000000d7ff0000001400000000") throw new Error("one module's values in another");
+  // A map that repeats a key is refused, not read as one without it; a
+  // key an object's prototype has is no repeat.
+  const refusals: [string, string][] = [
+    ["82a16101a16102", "map key at offset 4 repeats an earlier one"],
+    ["920a8201c0cc01c0", "map key at offset 5 repeats an earlier one"],
+  ];
+  for (const [bytes, message] of refusals) {
+    let error = "none";
+    try {
+      exact(Buffer.from(bytes, "hex"));
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    if (error !== message) throw new Error(`${bytes}: ${error}, not ${message}`);
+  }
+  if (written(exact(Buffer.from("82a8746f537472696e6701a9746f537472696e672102", "hex"))) !== "82a8746f537472696e6701a9746f537472696e672102") {
+    throw new Error("a key the prototype has");
+  }
 }
 
 /** Maps keyed by arrays are written in Rust's order (`Vec`'s). */
