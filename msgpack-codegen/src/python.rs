@@ -340,8 +340,10 @@ fn struct_body(
             out,
             "    {UNKNOWN}: dict[int, Any] = field(default_factory=dict)"
         );
-        let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
-        args.push(format!("{UNKNOWN}=_unknown(fields, {known})"));
+        args.push(format!(
+            "{UNKNOWN}=_unknown(fields, {})",
+            python_tuple(fields.iter().map(|f| f.tag.to_string()))
+        ));
     }
     let _ = writeln!(out, "\n    @staticmethod");
     let _ = writeln!(
@@ -349,7 +351,14 @@ fn struct_body(
         "    def {from}(obj: Any, at: str = {}) -> {name}:",
         quote(name)
     );
-    let _ = writeln!(out, "        fields = _fields(obj, at, {array})");
+    // An array struct keeping unknown fields keeps from a map what Rust does.
+    let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
+    let keeps = if layout == Layout::Array && unknown {
+        format!(", {known}")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "        fields = _fields(obj, at, {array}{keeps})");
     if args.is_empty() {
         let _ = writeln!(out, "        return {name}()");
     } else {

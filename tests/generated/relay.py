@@ -39,6 +39,10 @@ def relay_figure(data: bytes) -> bytes:
     return everything.packb(everything.Figure.from_msgpack(everything.unpackb(data)).to_msgpack())
 
 
+def relay_point(data: bytes) -> bytes:
+    return everything.packb(everything.Point.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
 def relay_level(data: bytes) -> bytes:
     return everything.packb(everything.Level.from_msgpack(everything.unpackb(data)).to_msgpack())
 
@@ -68,6 +72,7 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "v1_by_v2": relay_v2,
     "status": relay_status,
     "figure": relay_figure,
+    "point": relay_point,
     "package_everything": relay_package_everything,
     "package_v2": relay_package_v2,
     "plain_v1": relay_package_v1,

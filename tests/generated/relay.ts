@@ -23,6 +23,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   v1_by_v2: relayV2,
   status: (b) => everything.encodeStatus(everything.decodeStatus(exact(b))),
   figure: relayFigure,
+  point: (b) => everything.encodePoint(everything.decodePoint(exact(b))),
   // The package's `decode`, with the options and without.
   package_everything: (b) => everything.encodeEverything(everything.decodeEverything(decode(b, everything.decoderOptions))),
   package_v2: (b) => v2.encodeProfile(v2.decodeProfile(decode(b, v2.decoderOptions))),

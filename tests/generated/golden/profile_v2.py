@@ -504,9 +504,19 @@ def _tuple(*items: _Reader[Any]) -> _Reader[tuple[Any, ...]]:
     return read
 
 
-def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
+_ARRAY_UNKNOWN_GAP = 64
+"""How far past its largest field tag a tag-indexed array struct keeps an
+unknown field read from a map, as Rust's derive does: written back, a kept
+field sits at its tag's position with nil before it."""
+
+
+def _fields(value: Any, at: str, array: bool, known: tuple[int, ...] | None = None) -> dict[int, Any]:
     """A struct's fields by tag, from a map or, for a tag-indexed array, an
-    array (where nil marks a gap)."""
+    array (where nil marks a gap). An array struct that keeps unknown
+    fields (`known`, its tags) keeps from a map what Rust keeps: an unknown
+    tag no farther than `_ARRAY_UNKNOWN_GAP` past its largest (the entry
+    `0xcf <2^40> 0x01` would write back as 2^40 nils), and not nil (a gap
+    in the array it writes)."""
     if array and _is_array(value):
         return {i: v for i, v in enumerate(value) if v is not None}
     if not isinstance(value, dict):
@@ -514,7 +524,14 @@ def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
     for tag in value:
         if not isinstance(tag, int) or isinstance(tag, bool):
             raise ValueError(f"{at}: key {tag!r} is not a tag")
-    return dict(value)
+    if known is None:
+        return dict(value)
+    last = max(known, default=0)
+    return {
+        tag: v
+        for tag, v in value.items()
+        if tag in known or (v is not None and tag <= last + _ARRAY_UNKNOWN_GAP)
+    }
 
 
 def _required(fields: dict[int, Any], tag: int, name: str, read: _Reader[_T], at: str) -> _T:
