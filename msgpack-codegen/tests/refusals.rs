@@ -129,6 +129,11 @@ fn a_type_is_refused_a_name_the_generated_code_has() {
         error("ValueError", Language::Python),
         "the type `ValueError`: the generated Python already has a `ValueError`; rename the Rust type"
     );
+    // The base class of an enum with data raises it.
+    assert_eq!(
+        error("NotImplementedError", Language::Python),
+        "the type `NotImplementedError`: the generated Python already has a `NotImplementedError`; rename the Rust type"
+    );
     // The names of the preludes' own helpers are out of the way.
     for name in ["Entry", "Reader", "Writer", "Compare", "T"] {
         for language in [Language::TypeScript, Language::Python] {
