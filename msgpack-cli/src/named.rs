@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use msgpack_serde::core::{encode, Reader, Token};
+use msgpack_serde::core::{encode, Reader, Timestamp, Token};
 use msgpack_serde::json::MAX_DEPTH;
 use msgpack_serde::schema::{
     FieldDef, Layout, Payload, Presence, SchemaDocument, Shape, TypeDef, VariantDef,
@@ -147,6 +147,10 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             Shape::Named(name) => self.named(name),
             Shape::Optional(_) if matches!(self.peek()?, Token::Nil) => self.copy(),
             Shape::Optional(inner) => self.value(inner),
+            // serde_bytes reads an array of bytes too: each must be one.
+            Shape::Bytes if matches!(self.peek()?, Token::Array(_)) => {
+                self.value(&Shape::Array(Box::new(Shape::U8)))
+            }
             Shape::Array(item) => match self.peek()? {
                 Token::Array(len) => {
                     let header = self.token()?;
@@ -230,9 +234,13 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             // rmp-serde writes a 128-bit integer as 16 bytes of bin.
             (Shape::Int, Token::Bin(bytes)) => bytes.len() == 16,
             (Shape::Str, Token::Str(_)) => true,
-            // serde_bytes reads an array of bytes too.
-            (Shape::Bytes, Token::Bin(_) | Token::Array(_)) => true,
-            (Shape::Timestamp, Token::Ext(-1, _)) => true,
+            (Shape::Bytes, Token::Bin(_)) => true,
+            (Shape::Timestamp, Token::Ext(-1, data)) => {
+                if Timestamp::from_ext_data(data).is_none() {
+                    return Err(self.fail("invalid timestamp"));
+                }
+                true
+            }
             _ => false,
         };
         if !fits {

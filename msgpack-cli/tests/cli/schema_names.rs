@@ -249,3 +249,42 @@ fn every_rule_of_the_derive_survives_decode_and_encode_by_name() {
         );
     }
 }
+
+/// A timestamp's data and the bytes of an array given for bytes are
+/// checked as the Rust types read them.
+#[test]
+fn timestamps_and_bytes_are_checked_as_rust_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("event.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"Event","types":{"Event":{"kind":"struct","layout":"map","fields":[
+          {"name":"at","tag":1,"shape":"timestamp","presence":"optional"},
+          {"name":"blob","tag":2,"shape":"bytes","presence":"optional"}]}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    // Nanoseconds 0x3fffffff, past 999,999,999.
+    fails(
+        &["decode", "--schema", schema],
+        b"\x81\x01\xd7\xff\xff\xff\xff\xff\x00\x00\x00\x00",
+        1,
+        "invalid timestamp at offset 2, at $.at",
+    );
+    fails(
+        &["decode", "--schema", schema],
+        b"\x81\x01\xd5\xff\x00\x00",
+        1,
+        "invalid timestamp at offset 2, at $.at",
+    );
+    fails(
+        &["decode", "--schema", schema],
+        b"\x81\x02\x93\x01\x02\xcd\x01\x2c",
+        1,
+        "300 is out of range for u8 at offset 5, at $.blob[2]",
+    );
+    assert_eq!(
+        ok_text(&["decode", "--schema", schema], b"\x81\x02\x92\x01\x02"),
+        "{\"blob\":[1,2]}\n"
+    );
+}
