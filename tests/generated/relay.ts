@@ -144,6 +144,26 @@ function checkPrelude(): void {
   }
 }
 
+/** An error in a map's value names its key as it was on the wire, not
+ * as `mapKeyConverter` marked it. */
+function checkMapErrorPath(bytes: Uint8Array): void {
+  const raw = exact(bytes) as Record<string, unknown>;
+  const cases: [string, string, string][] = [
+    ["\u0000i11", "8105c3", "Everything.by_id[5]: expected a string, found boolean"],
+    ["\u0000i10", "81a131a178", 'Everything.scores["1"]: expected an integer, found string'],
+    ["\u0000i50", "81920102c0", "Everything.paths[920102]: expected a bool, found nil"],
+  ];
+  for (const [field, map, message] of cases) {
+    let error = "none";
+    try {
+      everything.decodeEverything({ ...raw, [field]: exact(Buffer.from(map, "hex")) });
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    if (error !== message) throw new Error(`${JSON.stringify(error)}, not ${JSON.stringify(message)}`);
+  }
+}
+
 /** Maps keyed by arrays are written in Rust's order (`Vec`'s). */
 function checkArrayKeyOrder(bytes: Uint8Array): void {
   const value = everything.decodeEverything(exact(bytes));
@@ -162,6 +182,7 @@ for (const [i, line] of readFileSync(input, "utf8").split("\n").entries()) {
   if (relay === undefined) throw new Error(`unknown kind ${kind}`);
   checkDecoder(Buffer.from(data, "hex"), i < 16);
   if (i === 0) checkArrayKeyOrder(Buffer.from(data, "hex"));
+  if (i === 0) checkMapErrorPath(Buffer.from(data, "hex"));
   try {
     lines.push(`${kind} ${hex(relay(Buffer.from(data, "hex")))}`);
   } catch (error) {

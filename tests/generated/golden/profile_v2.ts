@@ -253,11 +253,23 @@ function readOptional<T>(inner: $Reader<T>): $Reader<T | null> {
   return (value, at) => (value === null ? null : inner(value, at));
 }
 
+/** A map key as an error's path shows it, without the marks of
+ * `mapKeyConverter`: a string quoted, a number as it reads, any other key
+ * as its MessagePack bytes in hex. */
+function shownKey(key: unknown, prop: string): string {
+  if (typeof key === "string") return JSON.stringify(key);
+  if (typeof key === "number" || typeof key === "bigint") return String(key);
+  return prop.startsWith("\u0000v") ? prop.slice(2) : String(key);
+}
+
 function readMap<K, V>(key: $Reader<K>, val: $Reader<V>): $Reader<Map<K, V>> {
   return (value, at) => {
     if (!isMap(value)) return fail(at, "a map", value);
     const out = new Map<K, V>();
-    for (const prop of Object.keys(value)) out.set(key(keyOf(prop), `${at} key`), val(value[prop], `${at}[${prop}]`));
+    for (const prop of Object.keys(value)) {
+      const wire = keyOf(prop);
+      out.set(key(wire, `${at} key`), val(value[prop], `${at}[${shownKey(wire, prop)}]`));
+    }
     return out;
   };
 }
@@ -270,7 +282,7 @@ function readStrMap<V>(val: $Reader<V>): $Reader<Map<string, V>> {
     const out = new Map<string, V>();
     for (const prop of Object.keys(value)) {
       const key = prop.startsWith("\u0000") ? keyOf(prop) : prop;
-      out.set(readStr(key, `${at} key`), val(value[prop], `${at}[${prop}]`));
+      out.set(readStr(key, `${at} key`), val(value[prop], `${at}[${shownKey(key, prop)}]`));
     }
     return out;
   };
