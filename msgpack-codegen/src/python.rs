@@ -23,6 +23,15 @@ const KEYWORDS: &[&str] = &[
 /// The attribute kept for the fields a struct does not know.
 const UNKNOWN: &str = "unknown_fields";
 
+/// The generated classes' own methods, which a field or an enum member of
+/// the same name would replace.
+const METHODS: &[&str] = &[
+    "from_msgpack",
+    "to_msgpack",
+    "from_payload",
+    "payload_msgpack",
+];
+
 pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
     check_keys(doc)?;
     let mut out = format!(
@@ -117,7 +126,7 @@ fn attribute(ty: &str, name: &str) -> Result<String, Error> {
     }
     Ok(if name.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{name}")
-    } else if KEYWORDS.contains(&name) || name == "self" {
+    } else if KEYWORDS.contains(&name) || METHODS.contains(&name) || name == "self" {
         // `self` would clash with the constructor's own parameter.
         format!("{name}_")
     } else {
