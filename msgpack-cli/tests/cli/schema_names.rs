@@ -134,6 +134,37 @@ fn a_value_that_does_not_match_the_schema_is_one_error_line() {
         1,
         "Account: missing field `customer` (tag 2), at $",
     );
+    // A tag twice, known or not, as Rust's derive refuses it.
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x84\x01\x2a\x02\xa3Ada\x03\x01\x01\x07",
+        1,
+        "Account: duplicate field `id` (tag 1) at offset 10, at $",
+    );
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x85\x01\x2a\x02\xa3Ada\x03\x01\x09\xc0\x09\xc3",
+        1,
+        "Account: duplicate field with tag 9 at offset 12, at $",
+    );
+    // A struct without unknown fields skips them, repeated or not, and
+    // so do decode and encode.
+    let skips = dir.path().join("skips.json");
+    std::fs::write(&skips, ACCOUNT.replace(r#""unknown":true,"#, "")).unwrap();
+    let skips = skips.to_str().unwrap();
+    let twice = b"\x85\x01\x2a\x02\xa3Ada\x03\x01\x09\xc0\x09\xc3";
+    let json = ok_text(&["decode", "--schema", skips], twice);
+    assert_eq!(
+        json,
+        "{\"id\":42,\"customer\":\"Ada\",\"status\":\"Active\",\"#9\":null,\"#9\":true}\n"
+    );
+    assert_eq!(ok(&["encode", "--schema", skips], json.as_bytes()), twice);
+    fails(
+        &["encode", "--schema", &schema],
+        br#"{"id": 1, "customer": "Ada", "status": "Active", "id": 2}"#,
+        1,
+        "Account: duplicate field `id` (tag 1), at $",
+    );
     let not_schema = dir.path().join("not-a-schema.json");
     std::fs::write(&not_schema, "{}").unwrap();
     let not_schema = not_schema.to_str().unwrap();
