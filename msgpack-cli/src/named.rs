@@ -491,7 +491,19 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             return Ok(());
         }
         entries.sort_by_key(|(tag, _)| *tag);
-        let slots = entries.last().map_or(0, |(tag, _)| tag + 1);
+        // Each tag up to the last is a place in the array: one far past
+        // the fields' would be a run of nils (2^64 of them for the
+        // largest), which Rust's derive, reading a map, would not keep.
+        let last = fields.iter().map(|f| f.tag).max().unwrap_or(0);
+        if let Some((tag, _)) = entries
+            .iter()
+            .find(|(tag, _)| *tag > last.saturating_add(ARRAY_UNKNOWN_GAP))
+        {
+            return Err(self.fail(format!(
+                "{ty}: tag {tag} is more than {ARRAY_UNKNOWN_GAP} past the last field's, too far for an array"
+            )));
+        }
+        let slots = entries.last().map_or(0, |(tag, _)| tag.saturating_add(1));
         if slots > u64::from(u32::MAX) || entries.windows(2).any(|pair| pair[0].0 == pair[1].0) {
             return Err(self.fail(format!("{ty}: a tag repeated or too large for an array")));
         }

@@ -319,3 +319,35 @@ fn timestamps_and_bytes_are_checked_as_rust_reads_them() {
         "{\"blob\":[1,2]}\n"
     );
 }
+
+/// An array struct's unknown field far past its fields' tags is refused,
+/// not written as a run of nils (the largest tag overflowed).
+#[test]
+fn encode_refuses_a_tag_too_far_for_an_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("point.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"P","types":{"P":{"kind":"struct","layout":"array","unknown":true,"fields":[
+          {"name":"x","tag":0,"shape":"i32","presence":"required"}]}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    for tag in ["65", "18446744073709551615"] {
+        fails(
+            &["encode", "--schema", schema],
+            format!(r##"{{"x": 1, "#{tag}": 1}}"##).as_bytes(),
+            1,
+            &format!(
+                "P: tag {tag} is more than 64 past the last field's, too far for an array, at $"
+            ),
+        );
+    }
+    let mut near = vec![0xdc, 0x00, 0x41, 0x01];
+    near.extend([0xc0; 63]);
+    near.push(0x07);
+    assert_eq!(
+        ok(&["encode", "--schema", schema], br##"{"x": 1, "#64": 7}"##),
+        near
+    );
+}
