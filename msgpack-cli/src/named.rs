@@ -238,7 +238,8 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             // rmp-serde writes a 128-bit integer as 16 bytes of bin.
             (Shape::Int, Token::Bin(bytes)) => bytes.len() == 16,
             (Shape::Str, Token::Str(_)) => true,
-            (Shape::Bytes, Token::Bin(_)) => true,
+            // A str too: its UTF-8, as the old raw type was read.
+            (Shape::Bytes, Token::Bin(_) | Token::Str(_)) => true,
             (Shape::Timestamp, Token::Ext(-1, data)) => {
                 if Timestamp::from_ext_data(data).is_none() {
                     return Err(self.fail("invalid timestamp"));

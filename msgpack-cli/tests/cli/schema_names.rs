@@ -318,6 +318,11 @@ fn timestamps_and_bytes_are_checked_as_rust_reads_them() {
         ok_text(&["decode", "--schema", schema], b"\x81\x02\x92\x01\x02"),
         "{\"blob\":[1,2]}\n"
     );
+    // Rust reads bytes from a str too (the old raw type).
+    assert_eq!(
+        ok_text(&["decode", "--schema", schema], b"\x81\x02\xa2hi"),
+        "{\"blob\":\"hi\"}\n"
+    );
 }
 
 /// An array struct's unknown field far past its fields' tags is refused,
