@@ -152,6 +152,7 @@ function checkMapErrorPath(bytes: Uint8Array): void {
     ["\u0000i11", "8105c3", "Everything.by_id[5]: expected a string, found boolean"],
     ["\u0000i10", "81a131a178", 'Everything.scores["1"]: expected an integer, found string'],
     ["\u0000i50", "81920102c0", "Everything.paths[920102]: expected a bool, found nil"],
+    ["\u0000i29", "81a135c0", 'Everything.entry: key "5" is not a tag'],
   ];
   for (const [field, map, message] of cases) {
     let error = "none";

@@ -315,7 +315,7 @@ function fieldsOf(value: unknown, at: string, array: boolean, known?: string[]):
   const last = (known ?? []).reduce((max, tag) => (BigInt(tag) > max ? BigInt(tag) : max), 0n);
   for (const prop of Object.keys(value)) {
     const key = keyOf(prop);
-    if (typeof key !== "number" && typeof key !== "bigint") throw new Error(`${at}: key ${prop} is not a tag`);
+    if (typeof key !== "number" && typeof key !== "bigint") throw new Error(`${at}: key ${shownKey(key, prop)} is not a tag`);
     // A tag beyond 2^53 that came as a number was rounded to another tag.
     const tag = readInt(key, `${at}: tag`);
     const unknown = known !== undefined && !known.includes(String(tag));
