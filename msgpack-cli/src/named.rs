@@ -8,15 +8,19 @@
 //! `"#N"`, both ways. A struct read from an array (`#[msgpack(array)]`)
 //! becomes a map of its present positions, and back. What the Rust types
 //! would not read is an error: a value of another type, an integer out
-//! of its type's range, a required field absent.
+//! of its type's range, a required field absent, a field twice.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use msgpack_serde::core::{encode, Reader, Token};
+use msgpack_serde::core::{encode, Reader, Timestamp, Token};
 use msgpack_serde::json::MAX_DEPTH;
 use msgpack_serde::schema::{
     FieldDef, Layout, Payload, Presence, SchemaDocument, Shape, TypeDef, VariantDef,
 };
+
+/// How far past its last tag an array struct read from a map keeps an
+/// unknown field, as Rust's derive does (`ARRAY_UNKNOWN_GAP`).
+const ARRAY_UNKNOWN_GAP: u64 = 64;
 
 /// Which way a rewrite goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -147,6 +151,10 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             Shape::Named(name) => self.named(name),
             Shape::Optional(_) if matches!(self.peek()?, Token::Nil) => self.copy(),
             Shape::Optional(inner) => self.value(inner),
+            // serde_bytes reads an array of bytes too: each must be one.
+            Shape::Bytes if matches!(self.peek()?, Token::Array(_)) => {
+                self.value(&Shape::Array(Box::new(Shape::U8)))
+            }
             Shape::Array(item) => match self.peek()? {
                 Token::Array(len) => {
                     let header = self.token()?;
@@ -230,9 +238,14 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             // rmp-serde writes a 128-bit integer as 16 bytes of bin.
             (Shape::Int, Token::Bin(bytes)) => bytes.len() == 16,
             (Shape::Str, Token::Str(_)) => true,
-            // serde_bytes reads an array of bytes too.
-            (Shape::Bytes, Token::Bin(_) | Token::Array(_)) => true,
-            (Shape::Timestamp, Token::Ext(-1, _)) => true,
+            // A str too: its UTF-8, as the old raw type was read.
+            (Shape::Bytes, Token::Bin(_) | Token::Str(_)) => true,
+            (Shape::Timestamp, Token::Ext(-1, data)) => {
+                if Timestamp::from_ext_data(data).is_none() {
+                    return Err(self.fail("invalid timestamp"));
+                }
+                true
+            }
             _ => false,
         };
         if !fits {
@@ -292,20 +305,42 @@ impl<'a, 'd> Rewrite<'a, 'd> {
     fn definition(&mut self, name: &str, def: &'d TypeDef) -> Result<(), String> {
         match def {
             TypeDef::Struct { unit: true, .. } => self.copy(),
-            TypeDef::Struct { layout, fields, .. } => self.fields(name, fields, *layout),
+            TypeDef::Struct {
+                layout,
+                fields,
+                unknown,
+                ..
+            } => self.fields(name, fields, *layout, *unknown),
             TypeDef::Enum { variants, .. } => self.variant(name, variants),
         }
     }
 
     /// A struct's fields: a map (or an array) of tags one way, a map of
-    /// names the other.
-    fn fields(&mut self, ty: &str, fields: &'d [FieldDef], layout: Layout) -> Result<(), String> {
+    /// names the other. `keeps`: it has unknown fields.
+    fn fields(
+        &mut self,
+        ty: &str,
+        fields: &'d [FieldDef],
+        layout: Layout,
+        keeps: bool,
+    ) -> Result<(), String> {
         match (self.direction, self.peek()?) {
             (Direction::ToNames, Token::Map(len)) => {
                 let start = self.reader.position();
                 self.token()?;
                 self.write(Token::Map(len));
                 let mut seen = Vec::new();
+                // Rust's derive finds a tag twice among the fields, and
+                // among the unknown fields it keeps: all of them, but for
+                // an array struct none far past its last tag.
+                let last = fields.iter().map(|f| f.tag).max().unwrap_or(0);
+                let kept = |field: Option<&FieldDef>, tag: u64| {
+                    field.is_some()
+                        || keeps
+                            && (layout == Layout::Map
+                                || tag <= last.saturating_add(ARRAY_UNKNOWN_GAP))
+                };
+                let mut tags = HashSet::new();
                 for _ in 0..len {
                     let at = self.reader.position();
                     let tag = match self.token()? {
@@ -319,6 +354,10 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                     let field = tag
                         .as_u64()
                         .and_then(|tag| fields.iter().find(|f| f.tag == tag));
+                    let number = tag.as_u64().filter(|number| kept(field, *number));
+                    if let Some(number) = number.filter(|number| !tags.insert(*number)) {
+                        return Err(self.fail_at(at, duplicate(ty, field, number)));
+                    }
                     seen.extend(field.map(|f| f.tag));
                     self.entry_to_names(at, tag.as_u64(), field, &tag_text(tag))?;
                 }
@@ -350,7 +389,9 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                 }
                 self.missing(ty, fields, &seen, start)
             }
-            (Direction::ToTags, Token::Map(len)) => self.fields_to_tags(ty, fields, layout, len),
+            (Direction::ToTags, Token::Map(len)) => {
+                self.fields_to_tags(ty, fields, layout, keeps, len)
+            }
             (_, other) => {
                 Err(self.fail(format!("{ty}: expected a struct, found {}", kind(&other))))
             }
@@ -394,6 +435,7 @@ impl<'a, 'd> Rewrite<'a, 'd> {
         ty: &str,
         fields: &[FieldDef],
         layout: Layout,
+        keeps: bool,
         len: u32,
     ) -> Result<(), String> {
         self.token()?;
@@ -430,6 +472,15 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             let value = std::mem::replace(&mut self.out, outer);
             entries.push((tag, value));
         }
+        // What Rust's derive would find twice (an unknown field only when
+        // it keeps them; an array has a place for one value a tag, below).
+        let mut tags = HashSet::new();
+        for (tag, _) in &entries {
+            let field = fields.iter().find(|f| f.tag == *tag);
+            if (field.is_some() || keeps) && !tags.insert(*tag) {
+                return Err(self.fail(duplicate(ty, field, *tag)));
+            }
+        }
         let seen: Vec<u64> = entries.iter().map(|(tag, _)| *tag).collect();
         self.missing(ty, fields, &seen, 0)?;
         if layout == Layout::Map {
@@ -441,7 +492,19 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             return Ok(());
         }
         entries.sort_by_key(|(tag, _)| *tag);
-        let slots = entries.last().map_or(0, |(tag, _)| tag + 1);
+        // Each tag up to the last is a place in the array: one far past
+        // the fields' would be a run of nils (2^64 of them for the
+        // largest), which Rust's derive, reading a map, would not keep.
+        let last = fields.iter().map(|f| f.tag).max().unwrap_or(0);
+        if let Some((tag, _)) = entries
+            .iter()
+            .find(|(tag, _)| *tag > last.saturating_add(ARRAY_UNKNOWN_GAP))
+        {
+            return Err(self.fail(format!(
+                "{ty}: tag {tag} is more than {ARRAY_UNKNOWN_GAP} past the last field's, too far for an array"
+            )));
+        }
+        let slots = entries.last().map_or(0, |(tag, _)| tag.saturating_add(1));
         if slots > u64::from(u32::MAX) || entries.windows(2).any(|pair| pair[0].0 == pair[1].0) {
             return Err(self.fail(format!("{ty}: a tag repeated or too large for an array")));
         }
@@ -479,6 +542,7 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                                 &format!("{ty}::{}", variant.name),
                                 fields,
                                 Layout::Map,
+                                false,
                             )?,
                         }
                         self.path.pop();
@@ -563,6 +627,15 @@ fn tag_text(tag: msgpack_serde::core::Integer) -> String {
     match tag.as_u64() {
         Some(tag) => tag.to_string(),
         None => tag.as_i64().unwrap_or_default().to_string(),
+    }
+}
+
+/// The error of a tag that a struct's map has twice, as Rust's derive
+/// words it.
+fn duplicate(ty: &str, field: Option<&FieldDef>, tag: u64) -> String {
+    match field {
+        Some(field) => format!("{ty}: duplicate field `{}` (tag {tag})", field.name),
+        None => format!("{ty}: duplicate field with tag {tag}"),
     }
 }
 

@@ -94,6 +94,11 @@ export function decodeExact(bytes: Uint8Array): unknown {
 
 class $ExactReader {
   pos = 0;
+  /** Values still to read, across every open array and map: each takes a
+   * byte at least, so together they must fit in what is left, as Rust's
+   * `Owed` checks (one container at a time, nested headers could each
+   * claim the whole rest, and the error would come later than Rust's). */
+  private owed = 1;
   private readonly view: DataView;
 
   constructor(private readonly bytes: Uint8Array) {
@@ -125,6 +130,7 @@ class $ExactReader {
 
   value(depth: number): unknown {
     const at = this.pos;
+    this.owed--;
     const head = this.u8();
     if (head <= 0x7f) return head;
     if (head >= 0xe0) return head - 0x100;
@@ -213,10 +219,11 @@ class $ExactReader {
   }
 
   /** Checks the depth and that the input holds `len` items of a byte at
-   * least, before anything is allocated for them. */
+   * least, with those still owed, before anything is allocated for them. */
   private enter(len: number, at: number, depth: number): void {
     if (depth >= MAX_DEPTH) throw new Error(`nesting exceeds the depth limit of ${MAX_DEPTH} at offset ${at}`);
-    if (len > this.bytes.length - this.pos) throw new Error(`unexpected end of input at offset ${this.bytes.length}`);
+    if (this.owed + len > this.bytes.length - this.pos) throw new Error(`unexpected end of input at offset ${this.bytes.length}`);
+    this.owed += len;
   }
 
   private array(len: number, at: number, depth: number): unknown[] {
@@ -226,11 +233,15 @@ class $ExactReader {
     return out;
   }
 
+  /** A map, refused when a key repeats (an object holds one of each,
+   * and keeping the last would write back another map than came). */
   private map(len: number, at: number, depth: number): Record<string, unknown> {
     this.enter(2 * len, at, depth);
     const out: Record<string, unknown> = {};
     for (let i = 0; i < len; i++) {
+      const keyAt = this.pos;
       const key = mapKeyConverter(this.value(depth + 1));
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw new Error(`map key at offset ${keyAt} repeats an earlier one`);
       out[key] = this.value(depth + 1);
     }
     return out;

@@ -23,6 +23,15 @@ const KEYWORDS: &[&str] = &[
 /// The attribute kept for the fields a struct does not know.
 const UNKNOWN: &str = "unknown_fields";
 
+/// The generated classes' own methods, which a field or an enum member of
+/// the same name would replace.
+const METHODS: &[&str] = &[
+    "from_msgpack",
+    "to_msgpack",
+    "from_payload",
+    "payload_msgpack",
+];
+
 pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
     check_keys(doc)?;
     let mut out = format!(
@@ -117,7 +126,7 @@ fn attribute(ty: &str, name: &str) -> Result<String, Error> {
     }
     Ok(if name.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{name}")
-    } else if KEYWORDS.contains(&name) || name == "self" {
+    } else if KEYWORDS.contains(&name) || METHODS.contains(&name) || name == "self" {
         // `self` would clash with the constructor's own parameter.
         format!("{name}_")
     } else {
@@ -340,8 +349,10 @@ fn struct_body(
             out,
             "    {UNKNOWN}: dict[int, Any] = field(default_factory=dict)"
         );
-        let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
-        args.push(format!("{UNKNOWN}=_unknown(fields, {known})"));
+        args.push(format!(
+            "{UNKNOWN}=_unknown(fields, {})",
+            python_tuple(fields.iter().map(|f| f.tag.to_string()))
+        ));
     }
     let _ = writeln!(out, "\n    @staticmethod");
     let _ = writeln!(
@@ -349,7 +360,14 @@ fn struct_body(
         "    def {from}(obj: Any, at: str = {}) -> {name}:",
         quote(name)
     );
-    let _ = writeln!(out, "        fields = _fields(obj, at, {array})");
+    // An array struct keeping unknown fields keeps from a map what Rust does.
+    let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
+    let keeps = if layout == Layout::Array && unknown {
+        format!(", {known}")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "        fields = _fields(obj, at, {array}{keeps})");
     if args.is_empty() {
         let _ = writeln!(out, "        return {name}()");
     } else {

@@ -33,6 +33,7 @@ const PYTHON_GLOBALS: &[&str] = &[
     "AttributeError",
     "None",
     "NotImplemented",
+    "NotImplementedError",
     "OverflowError",
     "False",
     "True",

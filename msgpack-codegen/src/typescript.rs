@@ -243,7 +243,15 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
         out,
         "function read${name}(value: unknown, at: string): {name} {{"
     );
-    let _ = writeln!(out, "  const fields = fieldsOf(value, at, {array});");
+    let known: Vec<String> = fields.iter().map(|f| quote(&f.tag.to_string())).collect();
+    let known = format!("[{}]", known.join(", "));
+    // An array struct keeping unknown fields keeps from a map what Rust does.
+    let keeps = if array && unknown {
+        format!(", {known}")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "  const fields = fieldsOf(value, at, {array}{keeps});");
     let _ = writeln!(out, "  const out: {name} = {{");
     for field in fields.iter().filter(|f| f.presence != Presence::Optional) {
         let (tag, key) = (quote(&field.tag.to_string()), quote(&field.name));
@@ -282,12 +290,7 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
         let _ = writeln!(out, "  if (f{i} !== undefined) out[{key}] = f{i};");
     }
     if unknown {
-        let known: Vec<String> = fields.iter().map(|f| quote(&f.tag.to_string())).collect();
-        let _ = writeln!(
-            out,
-            "  const unknown = unknownOf(fields, [{}]);",
-            known.join(", ")
-        );
+        let _ = writeln!(out, "  const unknown = unknownOf(fields, {known});");
         let _ = writeln!(out, "  if (unknown !== undefined) out.$unknown = unknown;");
     }
     let _ = writeln!(out, "  return out;");

@@ -63,6 +63,21 @@ fn python_renames_keywords_and_refuses_names_that_are_no_identifiers() {
         "{python}"
     );
 
+    // A field named as a generated method would replace it.
+    let doc = struct_of(
+        r#"{"name":"to_msgpack","tag":1,"shape":"int","presence":"required"},
+           {"name":"from_msgpack","tag":2,"shape":"int","presence":"required"}"#,
+    );
+    let python = msgpack_codegen::generate(&doc, Language::Python, "a.json").unwrap();
+    assert!(
+        python.contains("    to_msgpack_: int\n    from_msgpack_: int\n"),
+        "{python}"
+    );
+    assert!(
+        python.contains("to_msgpack_=_required(fields, 1, \"to_msgpack\", _any_int, at)"),
+        "{python}"
+    );
+
     // A tuple struct's fields are named by position.
     let doc = struct_of(r#"{"name":"0","tag":1,"shape":"int","presence":"required"}"#);
     let python = msgpack_codegen::generate(&doc, Language::Python, "a.json").unwrap();
@@ -128,6 +143,11 @@ fn a_type_is_refused_a_name_the_generated_code_has() {
     assert_eq!(
         error("ValueError", Language::Python),
         "the type `ValueError`: the generated Python already has a `ValueError`; rename the Rust type"
+    );
+    // The base class of an enum with data raises it.
+    assert_eq!(
+        error("NotImplementedError", Language::Python),
+        "the type `NotImplementedError`: the generated Python already has a `NotImplementedError`; rename the Rust type"
     );
     // The names of the preludes' own helpers are out of the way.
     for name in ["Entry", "Reader", "Writer", "Compare", "T"] {

@@ -39,6 +39,10 @@ def relay_figure(data: bytes) -> bytes:
     return everything.packb(everything.Figure.from_msgpack(everything.unpackb(data)).to_msgpack())
 
 
+def relay_point(data: bytes) -> bytes:
+    return everything.packb(everything.Point.from_msgpack(everything.unpackb(data)).to_msgpack())
+
+
 def relay_level(data: bytes) -> bytes:
     return everything.packb(everything.Level.from_msgpack(everything.unpackb(data)).to_msgpack())
 
@@ -68,6 +72,7 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "v1_by_v2": relay_v2,
     "status": relay_status,
     "figure": relay_figure,
+    "point": relay_point,
     "package_everything": relay_package_everything,
     "package_v2": relay_package_v2,
     "plain_v1": relay_package_v1,
@@ -82,6 +87,7 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "bad_utf8": relay_everything,
     "bad_length": relay_everything,
     "bad_depth": relay_everything,
+    "bad_owed": relay_everything,
 }
 
 
@@ -158,6 +164,16 @@ def check_prelude() -> None:
     assert moment == v1.NanoDatetime.of(base, 7) and moment != v1.NanoDatetime.of(base, 8)
     reserved = bytes.fromhex("d4fb01c70cff000000000000000000000001")
     assert everything.packb(everything.unpackb(b"\x92" + reserved)) == b"\x92" + reserved
+    # A map with a key Python holds equal to an earlier one is refused,
+    # not read as one without it.
+    for data, at in [("8201c0c3c0", 3), ("920a8201c0cb3ff0000000000000c0", 5), ("82a161c0a161c0", 4)]:
+        try:
+            everything.unpackb(bytes.fromhex(data))
+        except ValueError as error:
+            repeated = f"map key at offset {at} repeats an earlier one (to Python, 1, 1.0 and True are one key)"
+            assert str(error) == repeated, (data, error)
+        else:
+            raise AssertionError(f"{data} read")
 
 
 def check_array_key_order(data: bytes) -> None:

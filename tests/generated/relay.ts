@@ -23,6 +23,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   v1_by_v2: relayV2,
   status: (b) => everything.encodeStatus(everything.decodeStatus(exact(b))),
   figure: relayFigure,
+  point: (b) => everything.encodePoint(everything.decodePoint(exact(b))),
   // The package's `decode`, with the options and without.
   package_everything: (b) => everything.encodeEverything(everything.decodeEverything(decode(b, everything.decoderOptions))),
   package_v2: (b) => v2.encodeProfile(v2.decodeProfile(decode(b, v2.decoderOptions))),
@@ -38,6 +39,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   bad_utf8: relayEverything,
   bad_length: relayEverything,
   bad_depth: relayEverything,
+  bad_owed: relayEverything,
 };
 
 /** What `decode(bytes, decoderOptions)` would give for a value
@@ -122,6 +124,45 @@ function checkPrelude(): void {
   const other = new v1.MsgPackWriter();
   other.any([new everything.Float32(1.5), new everything.Float64(2), new everything.NanoDate(0, 5)]);
   if (hex(other.finish()) !== "93ca3fc00000cb4000000000000000d7ff0000001400000000") throw new Error("one module's values in another");
+  // A map that repeats a key is refused, not read as one without it; a
+  // key an object's prototype has is no repeat.
+  const refusals: [string, string][] = [
+    ["82a16101a16102", "map key at offset 4 repeats an earlier one"],
+    ["920a8201c0cc01c0", "map key at offset 5 repeats an earlier one"],
+  ];
+  for (const [bytes, message] of refusals) {
+    let error = "none";
+    try {
+      exact(Buffer.from(bytes, "hex"));
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    if (error !== message) throw new Error(`${bytes}: ${error}, not ${message}`);
+  }
+  if (written(exact(Buffer.from("82a8746f537472696e6701a9746f537472696e672102", "hex"))) !== "82a8746f537472696e6701a9746f537472696e672102") {
+    throw new Error("a key the prototype has");
+  }
+}
+
+/** An error in a map's value names its key as it was on the wire, not
+ * as `mapKeyConverter` marked it. */
+function checkMapErrorPath(bytes: Uint8Array): void {
+  const raw = exact(bytes) as Record<string, unknown>;
+  const cases: [string, string, string][] = [
+    ["\u0000i11", "8105c3", "Everything.by_id[5]: expected a string, found boolean"],
+    ["\u0000i10", "81a131a178", 'Everything.scores["1"]: expected an integer, found string'],
+    ["\u0000i50", "81920102c0", "Everything.paths[920102]: expected a bool, found nil"],
+    ["\u0000i29", "81a135c0", 'Everything.entry: key "5" is not a tag'],
+  ];
+  for (const [field, map, message] of cases) {
+    let error = "none";
+    try {
+      everything.decodeEverything({ ...raw, [field]: exact(Buffer.from(map, "hex")) });
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    if (error !== message) throw new Error(`${JSON.stringify(error)}, not ${JSON.stringify(message)}`);
+  }
 }
 
 /** Maps keyed by arrays are written in Rust's order (`Vec`'s). */
@@ -142,6 +183,7 @@ for (const [i, line] of readFileSync(input, "utf8").split("\n").entries()) {
   if (relay === undefined) throw new Error(`unknown kind ${kind}`);
   checkDecoder(Buffer.from(data, "hex"), i < 16);
   if (i === 0) checkArrayKeyOrder(Buffer.from(data, "hex"));
+  if (i === 0) checkMapErrorPath(Buffer.from(data, "hex"));
   try {
     lines.push(`${kind} ${hex(relay(Buffer.from(data, "hex")))}`);
   } catch (error) {

@@ -134,6 +134,37 @@ fn a_value_that_does_not_match_the_schema_is_one_error_line() {
         1,
         "Account: missing field `customer` (tag 2), at $",
     );
+    // A tag twice, known or not, as Rust's derive refuses it.
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x84\x01\x2a\x02\xa3Ada\x03\x01\x01\x07",
+        1,
+        "Account: duplicate field `id` (tag 1) at offset 10, at $",
+    );
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x85\x01\x2a\x02\xa3Ada\x03\x01\x09\xc0\x09\xc3",
+        1,
+        "Account: duplicate field with tag 9 at offset 12, at $",
+    );
+    // A struct without unknown fields skips them, repeated or not, and
+    // so do decode and encode.
+    let skips = dir.path().join("skips.json");
+    std::fs::write(&skips, ACCOUNT.replace(r#""unknown":true,"#, "")).unwrap();
+    let skips = skips.to_str().unwrap();
+    let twice = b"\x85\x01\x2a\x02\xa3Ada\x03\x01\x09\xc0\x09\xc3";
+    let json = ok_text(&["decode", "--schema", skips], twice);
+    assert_eq!(
+        json,
+        "{\"id\":42,\"customer\":\"Ada\",\"status\":\"Active\",\"#9\":null,\"#9\":true}\n"
+    );
+    assert_eq!(ok(&["encode", "--schema", skips], json.as_bytes()), twice);
+    fails(
+        &["encode", "--schema", &schema],
+        br#"{"id": 1, "customer": "Ada", "status": "Active", "id": 2}"#,
+        1,
+        "Account: duplicate field `id` (tag 1), at $",
+    );
     let not_schema = dir.path().join("not-a-schema.json");
     std::fs::write(&not_schema, "{}").unwrap();
     let not_schema = not_schema.to_str().unwrap();
@@ -248,4 +279,80 @@ fn every_rule_of_the_derive_survives_decode_and_encode_by_name() {
             "{json}"
         );
     }
+}
+
+/// A timestamp's data and the bytes of an array given for bytes are
+/// checked as the Rust types read them.
+#[test]
+fn timestamps_and_bytes_are_checked_as_rust_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("event.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"Event","types":{"Event":{"kind":"struct","layout":"map","fields":[
+          {"name":"at","tag":1,"shape":"timestamp","presence":"optional"},
+          {"name":"blob","tag":2,"shape":"bytes","presence":"optional"}]}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    // Nanoseconds 0x3fffffff, past 999,999,999.
+    fails(
+        &["decode", "--schema", schema],
+        b"\x81\x01\xd7\xff\xff\xff\xff\xff\x00\x00\x00\x00",
+        1,
+        "invalid timestamp at offset 2, at $.at",
+    );
+    fails(
+        &["decode", "--schema", schema],
+        b"\x81\x01\xd5\xff\x00\x00",
+        1,
+        "invalid timestamp at offset 2, at $.at",
+    );
+    fails(
+        &["decode", "--schema", schema],
+        b"\x81\x02\x93\x01\x02\xcd\x01\x2c",
+        1,
+        "300 is out of range for u8 at offset 5, at $.blob[2]",
+    );
+    assert_eq!(
+        ok_text(&["decode", "--schema", schema], b"\x81\x02\x92\x01\x02"),
+        "{\"blob\":[1,2]}\n"
+    );
+    // Rust reads bytes from a str too (the old raw type).
+    assert_eq!(
+        ok_text(&["decode", "--schema", schema], b"\x81\x02\xa2hi"),
+        "{\"blob\":\"hi\"}\n"
+    );
+}
+
+/// An array struct's unknown field far past its fields' tags is refused,
+/// not written as a run of nils (the largest tag overflowed).
+#[test]
+fn encode_refuses_a_tag_too_far_for_an_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("point.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"P","types":{"P":{"kind":"struct","layout":"array","unknown":true,"fields":[
+          {"name":"x","tag":0,"shape":"i32","presence":"required"}]}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    for tag in ["65", "18446744073709551615"] {
+        fails(
+            &["encode", "--schema", schema],
+            format!(r##"{{"x": 1, "#{tag}": 1}}"##).as_bytes(),
+            1,
+            &format!(
+                "P: tag {tag} is more than 64 past the last field's, too far for an array, at $"
+            ),
+        );
+    }
+    let mut near = vec![0xdc, 0x00, 0x41, 0x01];
+    near.extend([0xc0; 63]);
+    near.push(0x07);
+    assert_eq!(
+        ok(&["encode", "--schema", schema], br##"{"x": 1, "#64": 7}"##),
+        near
+    );
 }

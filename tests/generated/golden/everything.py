@@ -133,7 +133,9 @@ def unpackb(data: bytes) -> Any:
     byte offset: `unexpected end of input at offset 3`, `trailing bytes
     after the value at offset 1`, `invalid UTF-8 in string at offset 0`,
     `reserved marker 0xc1 at offset 0`, `nesting exceeds the depth limit of
-    128 at offset 128`."""
+    128 at offset 128`; and, where Rust's `Value` would keep both, `map key
+    at offset 1 repeats an earlier one` (a key Python holds equal to an
+    earlier one, as `True` and `1`) or cannot hash (a map)."""
     reader = _ByteReader(bytes(data))
     value = reader.value(0)
     if reader.pos != len(reader.data):
@@ -178,6 +180,12 @@ class _ByteReader:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
+        # Values still to read, across every open array and map: each takes
+        # a byte at least, so together they must fit in what is left, as
+        # Rust's `Owed` checks (one container at a time, nested headers
+        # could each claim the whole rest, and the error would come later
+        # than Rust's).
+        self.owed = 1
 
     def take(self, n: int) -> int:
         """Where the next `n` bytes start, past which it moves."""
@@ -195,6 +203,7 @@ class _ByteReader:
             raise ValueError(f"unexpected end of input at offset {len(self.data)}")
         head = self.data[at]
         self.pos = at + 1
+        self.owed -= 1
         if head <= 0x7F:
             return head
         if head >= 0xE0:
@@ -250,11 +259,13 @@ class _ByteReader:
 
     def enter(self, length: int, at: int, depth: int) -> None:
         """Checks the depth and that the input holds `length` items of a
-        byte at least, before anything is made for them."""
+        byte at least, with those still owed, before anything is made for
+        them."""
         if depth >= _MAX_DEPTH:
             raise ValueError(f"nesting exceeds the depth limit of {_MAX_DEPTH} at offset {at}")
-        if length > len(self.data) - self.pos:
+        if self.owed + length > len(self.data) - self.pos:
             raise ValueError(f"unexpected end of input at offset {len(self.data)}")
+        self.owed += length
 
     def array(self, length: int, at: int, depth: int) -> tuple[Any, ...]:
         self.enter(length, at, depth)
@@ -264,15 +275,21 @@ class _ByteReader:
         return tuple(items)
 
     def map(self, length: int, at: int, depth: int) -> dict[Any, Any]:
+        """A map, refused when a key repeats one Python holds equal (a
+        dict holds one of each, and keeping the last would write back
+        another map than came)."""
         self.enter(2 * length, at, depth)
         out: dict[Any, Any] = {}
         for _ in range(length):
             key_at = self.pos
             key = self.value(depth + 1)
             try:
-                out[key] = self.value(depth + 1)
+                repeated = key in out
             except TypeError:
                 raise ValueError(f"a map key Python cannot hash (a map) at offset {key_at}") from None
+            if repeated:
+                raise ValueError(f"map key at offset {key_at} repeats an earlier one (to Python, 1, 1.0 and True are one key)")
+            out[key] = self.value(depth + 1)
         return out
 
 
@@ -487,9 +504,19 @@ def _tuple(*items: _Reader[Any]) -> _Reader[tuple[Any, ...]]:
     return read
 
 
-def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
+_ARRAY_UNKNOWN_GAP = 64
+"""How far past its largest field tag a tag-indexed array struct keeps an
+unknown field read from a map, as Rust's derive does: written back, a kept
+field sits at its tag's position with nil before it."""
+
+
+def _fields(value: Any, at: str, array: bool, known: tuple[int, ...] | None = None) -> dict[int, Any]:
     """A struct's fields by tag, from a map or, for a tag-indexed array, an
-    array (where nil marks a gap)."""
+    array (where nil marks a gap). An array struct that keeps unknown
+    fields (`known`, its tags) keeps from a map what Rust keeps: an unknown
+    tag no farther than `_ARRAY_UNKNOWN_GAP` past its largest (the entry
+    `0xcf <2^40> 0x01` would write back as 2^40 nils), and not nil (a gap
+    in the array it writes)."""
     if array and _is_array(value):
         return {i: v for i, v in enumerate(value) if v is not None}
     if not isinstance(value, dict):
@@ -497,7 +524,14 @@ def _fields(value: Any, at: str, array: bool) -> dict[int, Any]:
     for tag in value:
         if not isinstance(tag, int) or isinstance(tag, bool):
             raise ValueError(f"{at}: key {tag!r} is not a tag")
-    return dict(value)
+    if known is None:
+        return dict(value)
+    last = max(known, default=0)
+    return {
+        tag: v
+        for tag, v in value.items()
+        if tag in known or (v is not None and tag <= last + _ARRAY_UNKNOWN_GAP)
+    }
 
 
 def _required(fields: dict[int, Any], tag: int, name: str, read: _Reader[_T], at: str) -> _T:
@@ -922,7 +956,7 @@ class Point:
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Point") -> Point:
-        fields = _fields(obj, at, True)
+        fields = _fields(obj, at, True, (0, 1, 3))
         return Point(
             x=_required(fields, 0, "x", _i32, at),
             y=_required(fields, 1, "y", _i32, at),

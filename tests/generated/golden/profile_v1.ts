@@ -253,11 +253,23 @@ function readOptional<T>(inner: $Reader<T>): $Reader<T | null> {
   return (value, at) => (value === null ? null : inner(value, at));
 }
 
+/** A map key as an error's path shows it, without the marks of
+ * `mapKeyConverter`: a string quoted, a number as it reads, any other key
+ * as its MessagePack bytes in hex. */
+function shownKey(key: unknown, prop: string): string {
+  if (typeof key === "string") return JSON.stringify(key);
+  if (typeof key === "number" || typeof key === "bigint") return String(key);
+  return prop.startsWith("\u0000v") ? prop.slice(2) : String(key);
+}
+
 function readMap<K, V>(key: $Reader<K>, val: $Reader<V>): $Reader<Map<K, V>> {
   return (value, at) => {
     if (!isMap(value)) return fail(at, "a map", value);
     const out = new Map<K, V>();
-    for (const prop of Object.keys(value)) out.set(key(keyOf(prop), `${at} key`), val(value[prop], `${at}[${prop}]`));
+    for (const prop of Object.keys(value)) {
+      const wire = keyOf(prop);
+      out.set(key(wire, `${at} key`), val(value[prop], `${at}[${shownKey(wire, prop)}]`));
+    }
     return out;
   };
 }
@@ -270,7 +282,7 @@ function readStrMap<V>(val: $Reader<V>): $Reader<Map<string, V>> {
     const out = new Map<string, V>();
     for (const prop of Object.keys(value)) {
       const key = prop.startsWith("\u0000") ? keyOf(prop) : prop;
-      out.set(readStr(key, `${at} key`), val(value[prop], `${at}[${prop}]`));
+      out.set(readStr(key, `${at} key`), val(value[prop], `${at}[${shownKey(key, prop)}]`));
     }
     return out;
   };
@@ -280,9 +292,18 @@ function readTuple(value: unknown, at: string, len: number): unknown[] {
   return Array.isArray(value) && value.length === len ? value : fail(at, `an array of ${len}`, value);
 }
 
+/** How far past its largest field tag a tag-indexed array struct keeps
+ * an unknown field read from a map, as Rust's derive does: written back,
+ * a kept field sits at its tag's position with nil before it. */
+const ARRAY_UNKNOWN_GAP = 64n;
+
 /** A struct's fields by tag (its decimal digits), from a map or, for a
- * tag-indexed array, an array (where nil marks a gap). */
-function fieldsOf(value: unknown, at: string, array: boolean): Map<string, unknown> {
+ * tag-indexed array, an array (where nil marks a gap). An array struct
+ * that keeps unknown fields (`known`, its tags) keeps from a map what
+ * Rust keeps: an unknown tag no farther than `ARRAY_UNKNOWN_GAP` past its
+ * largest (the entry `0xcf <2^40> 0x01` would write back as 2^40 nils),
+ * and not nil (a gap in the array it writes). */
+function fieldsOf(value: unknown, at: string, array: boolean, known?: string[]): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (array && Array.isArray(value)) {
     value.forEach((v, i) => {
@@ -291,11 +312,15 @@ function fieldsOf(value: unknown, at: string, array: boolean): Map<string, unkno
     return out;
   }
   if (!isMap(value)) return fail(at, array ? "an array or a map" : "a map", value);
+  const last = (known ?? []).reduce((max, tag) => (BigInt(tag) > max ? BigInt(tag) : max), 0n);
   for (const prop of Object.keys(value)) {
-    const tag = keyOf(prop);
-    if (typeof tag !== "number" && typeof tag !== "bigint") throw new Error(`${at}: key ${prop} is not a tag`);
+    const key = keyOf(prop);
+    if (typeof key !== "number" && typeof key !== "bigint") throw new Error(`${at}: key ${shownKey(key, prop)} is not a tag`);
     // A tag beyond 2^53 that came as a number was rounded to another tag.
-    out.set(String(readInt(tag, `${at}: tag`)), value[prop]);
+    const tag = readInt(key, `${at}: tag`);
+    const unknown = known !== undefined && !known.includes(String(tag));
+    if (unknown && (value[prop] === null || BigInt(tag) > last + ARRAY_UNKNOWN_GAP)) continue;
+    out.set(String(tag), value[prop]);
   }
   return out;
 }
@@ -675,6 +700,11 @@ export function decodeExact(bytes: Uint8Array): unknown {
 
 class $ExactReader {
   pos = 0;
+  /** Values still to read, across every open array and map: each takes a
+   * byte at least, so together they must fit in what is left, as Rust's
+   * `Owed` checks (one container at a time, nested headers could each
+   * claim the whole rest, and the error would come later than Rust's). */
+  private owed = 1;
   private readonly view: DataView;
 
   constructor(private readonly bytes: Uint8Array) {
@@ -706,6 +736,7 @@ class $ExactReader {
 
   value(depth: number): unknown {
     const at = this.pos;
+    this.owed--;
     const head = this.u8();
     if (head <= 0x7f) return head;
     if (head >= 0xe0) return head - 0x100;
@@ -794,10 +825,11 @@ class $ExactReader {
   }
 
   /** Checks the depth and that the input holds `len` items of a byte at
-   * least, before anything is allocated for them. */
+   * least, with those still owed, before anything is allocated for them. */
   private enter(len: number, at: number, depth: number): void {
     if (depth >= MAX_DEPTH) throw new Error(`nesting exceeds the depth limit of ${MAX_DEPTH} at offset ${at}`);
-    if (len > this.bytes.length - this.pos) throw new Error(`unexpected end of input at offset ${this.bytes.length}`);
+    if (this.owed + len > this.bytes.length - this.pos) throw new Error(`unexpected end of input at offset ${this.bytes.length}`);
+    this.owed += len;
   }
 
   private array(len: number, at: number, depth: number): unknown[] {
@@ -807,11 +839,15 @@ class $ExactReader {
     return out;
   }
 
+  /** A map, refused when a key repeats (an object holds one of each,
+   * and keeping the last would write back another map than came). */
   private map(len: number, at: number, depth: number): Record<string, unknown> {
     this.enter(2 * len, at, depth);
     const out: Record<string, unknown> = {};
     for (let i = 0; i < len; i++) {
+      const keyAt = this.pos;
       const key = mapKeyConverter(this.value(depth + 1));
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw new Error(`map key at offset ${keyAt} repeats an earlier one`);
       out[key] = this.value(depth + 1);
     }
     return out;
