@@ -38,7 +38,7 @@ pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
 }
 
 macro_rules! integers {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => $signed:literal,)*) => {$(
         impl Number for $ty {
             #[inline(always)]
             fn read(rest: &[u8]) -> Option<(Self, usize)> {
@@ -48,9 +48,18 @@ macro_rules! integers {
                     return Some((<$ty>::try_from(byte).ok()?, 1));
                 }
                 let head = int_head(rest)?;
-                let value = if head.negative {
+                // As the usual path: one comparison that holds on in-range
+                // data, not a branch on the sign, which mispredicts on
+                // data of mixed signs.
+                let value = if $signed {
+                    if head.value >> 63 != head.negative as u64 {
+                        return None;
+                    }
                     <$ty>::try_from(head.value as i64).ok()?
                 } else {
+                    if head.negative {
+                        return None;
+                    }
                     <$ty>::try_from(head.value).ok()?
                 };
                 Some((value, head.len))
@@ -59,7 +68,10 @@ macro_rules! integers {
     )*};
 }
 
-integers!(i8, i16, i32, i64, u8, u16, u32, u64);
+integers! {
+    i8 => true, i16 => true, i32 => true, i64 => true,
+    u8 => false, u16 => false, u32 => false, u64 => false,
+}
 
 impl Number for f64 {
     #[inline(always)]
