@@ -426,7 +426,7 @@ fn write_enum(out: &mut String, name: &str, variants: &[VariantDef]) {
         out,
         "  }} else if (isMap(value) && Object.keys(value).length === 1) {{"
     );
-    let _ = writeln!(out, "    const prop = Object.keys(value)[0];");
+    let _ = writeln!(out, "    const prop = Object.keys(value)[0]!;");
     let _ = writeln!(out, "    tag = String(keyOf(prop));");
     let _ = writeln!(out, "    payload = value[prop];");
     let _ = writeln!(out, "  }} else {{");

@@ -61,7 +61,7 @@ export class NanoDate extends Date {
   readonly [NANO_DATE] = true;
   readonly nanosecond: number;
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return hasMark(value, NANO_DATE);
   }
 
@@ -520,7 +520,7 @@ function compareStr(a: string, b: string): number {
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
 }
 
@@ -539,7 +539,7 @@ function compareTuple(...items: $Compare<never>[]): $Compare<unknown[]> {
 function compareArray<T>(item: $Compare<T>): $Compare<T[]> {
   return (a, b) => {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const order = item(a[i], b[i]);
+      const order = item(a[i]!, b[i]!);
       if (order !== 0) return order;
     }
     return a.length - b.length;
@@ -1121,7 +1121,7 @@ function read$Figure(value: unknown, at: string): Figure {
   if (typeof value === "number" || typeof value === "bigint") {
     tag = String(value);
   } else if (isMap(value) && Object.keys(value).length === 1) {
-    const prop = Object.keys(value)[0];
+    const prop = Object.keys(value)[0]!;
     tag = String(keyOf(prop));
     payload = value[prop];
   } else {
@@ -1227,7 +1227,7 @@ function read$Level(value: unknown, at: string): Level {
   if (typeof value === "number" || typeof value === "bigint") {
     tag = String(value);
   } else if (isMap(value) && Object.keys(value).length === 1) {
-    const prop = Object.keys(value)[0];
+    const prop = Object.keys(value)[0]!;
     tag = String(keyOf(prop));
     payload = value[prop];
   } else {
@@ -1405,7 +1405,7 @@ function read$Status(value: unknown, at: string): Status {
   if (typeof value === "number" || typeof value === "bigint") {
     tag = String(value);
   } else if (isMap(value) && Object.keys(value).length === 1) {
-    const prop = Object.keys(value)[0];
+    const prop = Object.keys(value)[0]!;
     tag = String(keyOf(prop));
     payload = value[prop];
   } else {

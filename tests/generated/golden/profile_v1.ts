@@ -61,7 +61,7 @@ export class NanoDate extends Date {
   readonly [NANO_DATE] = true;
   readonly nanosecond: number;
 
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return hasMark(value, NANO_DATE);
   }
 
@@ -520,7 +520,7 @@ function compareStr(a: string, b: string): number {
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
 }
 
@@ -539,7 +539,7 @@ function compareTuple(...items: $Compare<never>[]): $Compare<unknown[]> {
 function compareArray<T>(item: $Compare<T>): $Compare<T[]> {
   return (a, b) => {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      const order = item(a[i], b[i]);
+      const order = item(a[i]!, b[i]!);
       if (order !== 0) return order;
     }
     return a.length - b.length;
