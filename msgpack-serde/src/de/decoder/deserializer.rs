@@ -374,7 +374,7 @@ fn unexpected<'t>(token: &'t msgpack_core::Token<'_>) -> de::Unexpected<'t> {
 }
 
 impl<'a, M> Decoder<'a, M> {
-    /// `deserialize_seq` as it was before the numbers: arrays as usual,
+    /// A sequence other than a `Vec` of numbers: an array through `any`,
     /// and also bin, so a plain `Vec<u8>` or `[u8; N]` reads binary data
     /// written by other languages.
     #[inline(always)]
