@@ -423,16 +423,28 @@ mod json {
         }
     }
 
-    /// Writes queued lines, flushing when the queue runs dry.
+    /// Writes queued lines, one flush a batch, yielding once before the
+    /// flush when the batch is more than one line, as msgpack-rpc's writer
+    /// does.
     async fn write_lines<W: AsyncWrite + Unpin>(writer: W, mut queue: mpsc::Receiver<Vec<u8>>) {
         let mut writer = BufWriter::with_capacity(64 << 10, writer);
         while let Some(line) = queue.recv().await {
             if writer.write_all(&line).await.is_err() {
                 return;
             }
+            let mut batch = 1;
             while let Ok(line) = queue.try_recv() {
                 if writer.write_all(&line).await.is_err() {
                     return;
+                }
+                batch += 1;
+            }
+            if batch > 1 {
+                tokio::task::yield_now().await;
+                while let Ok(line) = queue.try_recv() {
+                    if writer.write_all(&line).await.is_err() {
+                        return;
+                    }
                 }
             }
             if writer.flush().await.is_err() {

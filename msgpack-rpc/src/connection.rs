@@ -13,7 +13,7 @@ use msgpack_serde::{Limits, Value};
 use msgpack_tokio::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit, Semaphore};
 use tokio_util::codec::FramedRead;
@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 use crate::handler::{self, Handlers};
 use crate::message::{self, Message};
 use crate::pending::Pending;
+use crate::writer::write_loop;
 use crate::{Error, Report};
 
 type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
@@ -399,61 +400,6 @@ impl Drop for Waiting<'_> {
             let mut pending = self.shared.pending.lock().expect("never poisoned");
             pending.cancel(self.msgid, self.seq);
         }
-    }
-}
-
-/// Writes queued messages, flushing when the queue runs dry, until every
-/// sender is gone or the connection closes; then what is queued is still
-/// written, for at most `close_timeout` after the close, and the stream
-/// is shut down and dropped. A failed write closes the connection.
-///
-/// The close is watched only between batches, never during a write: a
-/// message is written whole or, past the timeout, the stream is dropped
-/// with it, not followed by the next one.
-async fn write_loop<W: AsyncWrite + Unpin>(
-    writer: W,
-    mut queue: mpsc::Receiver<Vec<u8>>,
-    closed: CancellationToken,
-    close_timeout: Duration,
-) {
-    let writing = async {
-        let mut writer = BufWriter::with_capacity(64 << 10, writer);
-        let mut failed = false;
-        // One future for the whole loop, not one per batch.
-        let mut closing = std::pin::pin!(closed.cancelled());
-        loop {
-            let bytes = tokio::select! {
-                biased;
-                bytes = queue.recv() => bytes,
-                () = &mut closing => None,
-            };
-            let Some(bytes) = bytes else { break };
-            failed = writer.write_all(&bytes).await.is_err();
-            while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
-                failed = writer.write_all(&bytes).await.is_err();
-            }
-            failed = failed || writer.flush().await.is_err();
-            if failed {
-                break;
-            }
-        }
-        // Closing: nothing more is accepted; what is queued is written.
-        closed.cancel();
-        queue.close();
-        while let (false, Ok(bytes)) = (failed, queue.try_recv()) {
-            failed = writer.write_all(&bytes).await.is_err();
-        }
-        if !failed {
-            let _ = writer.shutdown().await;
-        }
-    };
-    let given_up = async {
-        closed.cancelled().await;
-        tokio::time::sleep(close_timeout).await;
-    };
-    tokio::select! {
-        () = writing => {}
-        () = given_up => {}
     }
 }
 

@@ -41,6 +41,7 @@ mod handler;
 pub mod message;
 mod pending;
 mod transport;
+mod writer;
 
 pub use connection::{Builder, Connection};
 pub use error::{Error, Report};
