@@ -132,11 +132,15 @@ fixture! {
     Ints;
 }
 
-/// msgpack-serde into a reused buffer.
+/// msgpack-serde into a reused buffer, by the serializer whose struct
+/// mode is fixed in its type (`Serializer::named`, `Serializer::compact`),
+/// the one `to_vec` and `to_vec_compact` use.
 fn ours<T: Serialize>(out: &mut Vec<u8>, value: &T, config: Config) {
-    value
-        .serialize(&mut Serializer::with_config(out, config))
-        .unwrap();
+    if config == Config::compact() {
+        value.serialize(&mut Serializer::compact(out)).unwrap();
+    } else {
+        value.serialize(&mut Serializer::named(out)).unwrap();
+    }
 }
 
 /// zerompk into a reused buffer, through its `std::io::Write` entry

@@ -54,7 +54,7 @@ mod macros;
 mod raw;
 pub mod read;
 pub mod schema;
-mod ser;
+pub mod ser;
 mod stream;
 pub mod timestamp;
 mod unknown;
@@ -174,7 +174,7 @@ pub use msgpack_core as core;
 /// assert_eq!(bytes, [0x92, 0xa1, b'a', 0x01]);
 /// ```
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    to_vec_with_config(value, Config::named())
+    to_vec_in::<ser::Named, T>(value, Config::named())
 }
 
 /// Serializes `value` with structs as arrays in field order (enum
@@ -196,7 +196,7 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// assert!(error.to_string().starts_with("field `text` was skipped, which compact"));
 /// ```
 pub fn to_vec_compact<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    to_vec_with_config(value, Config::compact())
+    to_vec_in::<ser::Compact, T>(value, Config::compact())
 }
 
 /// Serializes `value` under `config`.
@@ -212,7 +212,15 @@ pub fn to_vec_compact<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// assert_eq!(msgpack_serde::to_vec_with_config(&[Level::Low, Level::High], config).unwrap(), [0x92, 0x00, 0x01]);
 /// ```
 pub fn to_vec_with_config<T: ?Sized + Serialize>(value: &T, config: Config) -> Result<Vec<u8>> {
-    let mut serializer = Serializer::with_config(Vec::with_capacity(128), config);
+    to_vec_in::<ser::Configured, T>(value, config)
+}
+
+/// [`to_vec_with_config`] by a serializer in the struct mode `F`.
+fn to_vec_in<F: ser::StructMode, T: ?Sized + Serialize>(
+    value: &T,
+    config: Config,
+) -> Result<Vec<u8>> {
+    let mut serializer = Serializer::<_, F>::in_mode(Vec::with_capacity(128), config);
     value.serialize(&mut serializer)?;
     Ok(serializer.into_inner())
 }
@@ -296,7 +304,7 @@ impl msgpack_core::Write for ByteCount {
 /// assert_eq!(out, [0xc0, 0x81, 0xa1, b'a', 0x01]); // appended
 /// ```
 pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
-    to_writer_with_config(writer, value, Config::named())
+    to_writer_in::<ser::Named, W, T>(writer, value, Config::named())
 }
 
 /// Serializes `value` into `writer`, structs as arrays.
@@ -312,7 +320,7 @@ pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> R
 /// assert_eq!(out, [0x92, 0x01, 0xff]);
 /// ```
 pub fn to_writer_compact<W: io::Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
-    to_writer_with_config(writer, value, Config::compact())
+    to_writer_in::<ser::Compact, W, T>(writer, value, Config::compact())
 }
 
 /// Serializes `value` into `writer` under `config`, as [`to_writer`].
@@ -331,17 +339,26 @@ pub fn to_writer_with_config<W: io::Write, T: ?Sized + Serialize>(
     value: &T,
     config: Config,
 ) -> Result<()> {
+    to_writer_in::<ser::Configured, W, T>(writer, value, config)
+}
+
+/// [`to_writer_with_config`] by a serializer in the struct mode `F`.
+fn to_writer_in<F: ser::StructMode, W: io::Write, T: ?Sized + Serialize>(
+    writer: W,
+    value: &T,
+    config: Config,
+) -> Result<()> {
     let mut writer = msgpack_core::IoWriter::new(writer);
     if let Some(vec) = writer.as_vec_mut() {
         let start = vec.len();
-        let result = value.serialize(&mut Serializer::with_config(&mut *vec, config));
+        let result = value.serialize(&mut Serializer::<_, F>::in_mode(&mut *vec, config));
         if result.is_err() {
             vec.truncate(start);
         }
         return result;
     }
     with_scratch(|scratch| {
-        value.serialize(&mut Serializer::with_config(&mut *scratch, config))?;
+        value.serialize(&mut Serializer::<_, F>::in_mode(&mut *scratch, config))?;
         writer.get_mut().write_all(scratch).map_err(Error::io)
     })
 }

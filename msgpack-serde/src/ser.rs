@@ -1,8 +1,10 @@
-//! The serde `Serializer`: the serde data model onto MessagePack. Its
+//! The serde [`Serializer`]: the serde data model onto MessagePack, and
+//! its struct modes ([`Named`], [`Compact`], [`Configured`]). Its
 //! compound values (sequences, maps, structs) are in `ser/compound.rs`,
 //! the derive's direct path in `ser/direct.rs`.
 
 use std::io;
+use std::marker::PhantomData;
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
 use msgpack_core::{encode, marker, Integer, IoWriter, Token, Write};
@@ -76,11 +78,13 @@ macro_rules! bytes_only_items {
 mod compound;
 pub(crate) mod direct;
 mod ext;
+mod mode;
 mod raw;
 
 use compound::Buffered;
 pub use compound::{Compound, Fields};
 use ext::ExtSerializer;
+pub use mode::{Compact, Configured, Named, StructMode};
 use raw::RawSerializer;
 
 /// A serde `Serializer` writing MessagePack into any
@@ -117,10 +121,16 @@ use raw::RawSerializer;
 /// Point { x: 1, y: -1 }.serialize(&mut serializer).unwrap();
 /// assert_eq!(serializer.into_inner(), [0x92, 0x01, 0xff]);
 /// ```
+///
+/// `F` is the struct mode: [`Configured`] (the default) reads
+/// [`Config::structs_as_maps`] at each struct; [`Serializer::named`] and
+/// [`Serializer::compact`] fix it in the type, which encodes structs
+/// faster (as `to_vec` and `to_vec_compact` do).
 #[derive(Debug)]
-pub struct Serializer<W> {
+pub struct Serializer<W, F = Configured> {
     out: W,
     config: Config,
+    mode: PhantomData<F>,
 }
 
 impl<W: Write> Serializer<W>
@@ -155,7 +165,65 @@ where
     /// assert_eq!(serializer.into_inner(), [0x91, 0xff]);
     /// ```
     pub fn with_config(out: W, config: Config) -> Self {
-        Serializer { out, config }
+        Serializer::in_mode(out, config)
+    }
+
+    /// A serializer writing structs as maps keyed by field name, fixed in
+    /// its type: faster on structs than [`Serializer::new`], which reads
+    /// the mode from its configuration at each one. `to_vec` and
+    /// `to_writer` serialize so.
+    ///
+    /// ```
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: i8 }
+    ///
+    /// let mut out = Vec::new();
+    /// for x in [1, 2] {
+    ///     out.clear(); // one buffer, reused
+    ///     Point { x }.serialize(&mut Serializer::named(&mut out))?;
+    ///     assert_eq!(out, [0x81, 0xa1, b'x', x as u8]);
+    /// }
+    /// # Ok::<(), msgpack_serde::Error>(())
+    /// ```
+    pub fn named(out: W) -> Serializer<W, Named> {
+        Serializer::in_mode(out, Config::named())
+    }
+
+    /// A serializer writing structs as arrays in field order, fixed in
+    /// its type: faster on structs than
+    /// `Serializer::with_config(out, Config::compact())`. `to_vec_compact`
+    /// and `to_writer_compact` serialize so.
+    ///
+    /// ```
+    /// use msgpack_serde::Serializer;
+    /// use serde::Serialize;
+    ///
+    /// #[derive(Serialize)]
+    /// struct Point { x: i8, y: i8 }
+    ///
+    /// let mut out = Vec::new();
+    /// Point { x: 1, y: -1 }.serialize(&mut Serializer::compact(&mut out))?;
+    /// assert_eq!(out, [0x92, 0x01, 0xff]);
+    /// # Ok::<(), msgpack_serde::Error>(())
+    /// ```
+    pub fn compact(out: W) -> Serializer<W, Compact> {
+        Serializer::in_mode(out, Config::compact())
+    }
+}
+
+impl<W, F: StructMode> Serializer<W, F> {
+    /// A serializer in mode `F` under `config`, whose struct mode is made
+    /// `F`'s.
+    #[inline(always)]
+    pub(crate) fn in_mode(out: W, config: Config) -> Self {
+        Serializer {
+            out,
+            config: F::agree(config),
+            mode: PhantomData,
+        }
     }
 }
 
@@ -202,12 +270,11 @@ impl<W: io::Write> Serializer<IoWriter<W>> {
     /// # Ok::<(), msgpack_serde::Error>(())
     /// ```
     pub fn from_writer_with_config(writer: W, config: Config) -> Self {
-        Serializer {
-            out: IoWriter::new(writer),
-            config,
-        }
+        Serializer::in_mode(IoWriter::new(writer), config)
     }
+}
 
+impl<W: io::Write, F: StructMode> Serializer<IoWriter<W>, F> {
     /// Gives back the writer.
     ///
     /// ```
@@ -224,7 +291,7 @@ impl<W: io::Write> Serializer<IoWriter<W>> {
     }
 }
 
-impl<W> Serializer<W> {
+impl<W, F> Serializer<W, F> {
     /// The settings in force.
     ///
     /// ```
@@ -285,7 +352,7 @@ impl<W> Serializer<W> {
     }
 }
 
-impl<W: Write> Serializer<W>
+impl<W: Write, F: StructMode> Serializer<W, F>
 where
     Error: From<W::Error>,
 {
@@ -318,7 +385,7 @@ where
     /// map form) the header is one write and the compiler sees there is
     /// no buffer to check per element or to drop at the end.
     #[inline(always)]
-    fn start_seq(&mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'_, W>> {
+    fn start_seq(&mut self, len: Option<usize>, is_map: bool) -> Result<Compound<'_, W, F>> {
         match len {
             Some(len) if is_map => encode::write_map_len(&mut self.out, len)?,
             Some(len) => encode::write_array_len(&mut self.out, len)?,
@@ -333,7 +400,7 @@ where
     /// A sequence or map of unknown length, counted into a buffer.
     #[cold]
     #[inline(never)]
-    fn start_buffered(&mut self, is_map: bool) -> Compound<'_, W> {
+    fn start_buffered(&mut self, is_map: bool) -> Compound<'_, W, F> {
         let buffered = Buffered {
             bytes: Vec::new(),
             count: 0,
@@ -346,8 +413,8 @@ where
     }
 
     #[inline(always)]
-    fn start_struct(&mut self, len: usize) -> Result<Fields<'_, W>> {
-        let fix = if self.config.is_structs_as_maps() {
+    fn start_struct(&mut self, len: usize) -> Result<Fields<'_, W, F>> {
+        let fix = if F::structs_as_maps(&self.config) {
             marker::FIXMAP
         } else {
             marker::FIXARRAY
@@ -363,7 +430,7 @@ where
     }
 
     #[inline(always)]
-    fn start_tuple(&mut self, len: usize) -> Result<Fields<'_, W>> {
+    fn start_tuple(&mut self, len: usize) -> Result<Fields<'_, W, F>> {
         encode::write_array_len(&mut self.out, len)?;
         Ok(Fields { ser: self })
     }
@@ -379,19 +446,19 @@ macro_rules! serialize_ints {
     )*};
 }
 
-impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W>
+impl<'a, W: Write, F: StructMode> ser::Serializer for &'a mut Serializer<W, F>
 where
     Error: From<W::Error>,
 {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Compound<'a, W>;
-    type SerializeTuple = Fields<'a, W>;
-    type SerializeTupleStruct = Fields<'a, W>;
-    type SerializeTupleVariant = Fields<'a, W>;
-    type SerializeMap = Compound<'a, W>;
-    type SerializeStruct = Fields<'a, W>;
-    type SerializeStructVariant = Fields<'a, W>;
+    type SerializeSeq = Compound<'a, W, F>;
+    type SerializeTuple = Fields<'a, W, F>;
+    type SerializeTupleStruct = Fields<'a, W, F>;
+    type SerializeTupleVariant = Fields<'a, W, F>;
+    type SerializeMap = Compound<'a, W, F>;
+    type SerializeStruct = Fields<'a, W, F>;
+    type SerializeStructVariant = Fields<'a, W, F>;
 
     #[inline(always)]
     fn serialize_bool(self, v: bool) -> Result<()> {
@@ -507,17 +574,17 @@ where
     }
 
     #[inline]
-    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W, F>> {
         self.start_seq(len, false)
     }
 
     #[inline]
-    fn serialize_tuple(self, len: usize) -> Result<Fields<'a, W>> {
+    fn serialize_tuple(self, len: usize) -> Result<Fields<'a, W, F>> {
         self.start_tuple(len)
     }
 
     #[inline]
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W>> {
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W, F>> {
         self.start_tuple(len)
     }
 
@@ -527,14 +594,14 @@ where
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Fields<'a, W>> {
+    ) -> Result<Fields<'a, W, F>> {
         encode::write_map_len(&mut self.out, 1)?;
         self.write_variant(index, variant)?;
         self.start_tuple(len)
     }
 
     #[inline]
-    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'a, W, F>> {
         self.start_seq(len, true)
     }
 
@@ -542,7 +609,7 @@ where
     /// the compiler left it a call in some builds, which the mesh's small
     /// structs pay for in full (`benches/RESULTS.md`, issue 15).
     #[inline(always)]
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W>> {
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Fields<'a, W, F>> {
         self.start_struct(len)
     }
 
@@ -552,7 +619,7 @@ where
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Fields<'a, W>> {
+    ) -> Result<Fields<'a, W, F>> {
         encode::write_map_len(&mut self.out, 1)?;
         self.write_variant(index, variant)?;
         self.start_struct(len)

@@ -146,8 +146,8 @@ fn serde_path<T: Serialize>(value: &T, config: Config) -> Vec<u8> {
     serializer.into_writer().into_inner()
 }
 
-/// Both direct paths: into an owned vector, and into a borrowed one with
-/// bytes already in it.
+/// Both direct paths, in every struct mode: into an owned vector, and
+/// into a borrowed one with bytes already in it.
 #[track_caller]
 fn check<T: Serialize>(value: &T) {
     for config in [Config::named(), Config::compact()] {
@@ -164,6 +164,109 @@ fn check<T: Serialize>(value: &T) {
             expected,
             "Serializer<&mut Vec<u8>> under {config:?}"
         );
+    }
+    // The serializers whose struct mode is fixed in their type.
+    let named = serde_path(value, Config::named());
+    let compact = serde_path(value, Config::compact());
+    assert_eq!(msgpack_serde::to_vec(value).unwrap(), named, "to_vec");
+    assert_eq!(
+        msgpack_serde::to_vec_compact(value).unwrap(),
+        compact,
+        "to_vec_compact"
+    );
+    let mut borrowed = vec![0xc0];
+    value
+        .serialize(&mut Serializer::named(&mut borrowed))
+        .unwrap();
+    assert_eq!(&borrowed[1..], named, "Serializer::named(&mut Vec<u8>)");
+    let mut serializer = Serializer::compact(vec![0xc0]);
+    value.serialize(&mut serializer).unwrap();
+    assert_eq!(
+        &serializer.into_inner()[1..],
+        compact,
+        "Serializer::compact(Vec<u8>)"
+    );
+}
+
+thread_local! {
+    /// The serializer types `Probe` was given, by name.
+    static PROBED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A field type with no direct path, which records the serializer it is
+/// given: on the direct path, the one `Out::serialize` makes over the
+/// room's vector; on the serde path, the caller's.
+#[derive(Debug, PartialEq)]
+struct Probe;
+
+impl Serialize for Probe {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PROBED.with(|probed| probed.borrow_mut().push(std::any::type_name::<S>()));
+        serializer.serialize_unit()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Probe {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <()>::deserialize(deserializer).map(|()| Probe)
+    }
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct Probed {
+    #[msgpack(tag = 1)]
+    probe: Probe,
+}
+
+#[test]
+fn every_entry_point_over_a_vector_takes_the_direct_path() {
+    let value = Probed { probe: Probe };
+    let writes: [(&str, &mut dyn FnMut()); 9] = [
+        ("to_vec", &mut || {
+            drop(msgpack_serde::to_vec(&value).unwrap())
+        }),
+        ("to_vec_compact", &mut || {
+            drop(msgpack_serde::to_vec_compact(&value).unwrap())
+        }),
+        ("to_vec_with_config", &mut || {
+            drop(msgpack_serde::to_vec_with_config(&value, Config::compact()).unwrap())
+        }),
+        ("to_writer", &mut || {
+            msgpack_serde::to_writer(&mut Vec::new(), &value).unwrap()
+        }),
+        ("to_writer_compact", &mut || {
+            msgpack_serde::to_writer_compact(&mut Vec::new(), &value).unwrap()
+        }),
+        ("Serializer::named", &mut || {
+            value
+                .serialize(&mut Serializer::named(&mut Vec::new()))
+                .unwrap()
+        }),
+        ("Serializer::compact", &mut || {
+            value
+                .serialize(&mut Serializer::compact(Vec::new()))
+                .unwrap()
+        }),
+        ("Serializer::new", &mut || {
+            value.serialize(&mut Serializer::new(Vec::new())).unwrap()
+        }),
+        ("Serializer::from_writer (serde path)", &mut || {
+            value
+                .serialize(&mut Serializer::from_writer(Cursor::new(Vec::new())))
+                .unwrap()
+        }),
+    ];
+    let direct = std::any::type_name::<&mut Serializer<&mut Vec<u8>>>();
+    for (name, write) in writes {
+        PROBED.with(|probed| probed.borrow_mut().clear());
+        write();
+        let seen = PROBED.with(|probed| probed.borrow().clone());
+        if name.ends_with("(serde path)") {
+            assert_eq!(seen.len(), 1, "{name}");
+            assert_ne!(seen[0], direct, "{name} took the direct path");
+        } else {
+            assert_eq!(seen, [direct], "{name} did not take the direct path");
+        }
     }
 }
 

@@ -5,14 +5,14 @@
 use msgpack_core::{encode, marker, Write};
 use serde::ser::{self, Serialize};
 
-use super::{write_str, Serializer};
+use super::{write_str, Configured, Serializer, StructMode};
 use crate::{Error, Result};
 
 /// The state of a sequence or map being serialized.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct Compound<'a, W> {
-    pub(super) ser: &'a mut Serializer<W>,
+pub struct Compound<'a, W, F = Configured> {
+    pub(super) ser: &'a mut Serializer<W, F>,
     /// `None` when the length was known: the header is written and
     /// elements go straight out. Otherwise (`flatten`, iterator adapters)
     /// elements are counted into a buffer, written behind the header at
@@ -27,7 +27,7 @@ pub(super) struct Buffered {
     pub(super) is_map: bool,
 }
 
-impl<W: Write> Compound<'_, W>
+impl<W: Write, F: StructMode> Compound<'_, W, F>
 where
     Error: From<W::Error>,
 {
@@ -37,7 +37,7 @@ where
             None => value.serialize(&mut *self.ser),
             Some(buffered) => {
                 buffered.count += 1;
-                value.serialize(&mut Serializer::<&mut Vec<u8>>::with_config(
+                value.serialize(&mut Serializer::<&mut Vec<u8>, F>::in_mode(
                     &mut buffered.bytes,
                     self.ser.config,
                 ))
@@ -49,7 +49,7 @@ where
     fn map_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         match &mut self.buffered {
             None => value.serialize(&mut *self.ser),
-            Some(buffered) => value.serialize(&mut Serializer::<&mut Vec<u8>>::with_config(
+            Some(buffered) => value.serialize(&mut Serializer::<&mut Vec<u8>, F>::in_mode(
                 &mut buffered.bytes,
                 self.ser.config,
             )),
@@ -70,7 +70,7 @@ where
     }
 }
 
-impl<W: Write> ser::SerializeSeq for Compound<'_, W>
+impl<W: Write, F: StructMode> ser::SerializeSeq for Compound<'_, W, F>
 where
     Error: From<W::Error>,
 {
@@ -93,13 +93,13 @@ where
 /// buffer to keep (or drop): fields go straight out.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct Fields<'a, W> {
-    pub(super) ser: &'a mut Serializer<W>,
+pub struct Fields<'a, W, F = Configured> {
+    pub(super) ser: &'a mut Serializer<W, F>,
 }
 
 macro_rules! tuple_like {
     ($($trait:ident :: $method:ident),*) => {$(
-        impl<W: Write> ser::$trait for Fields<'_, W>
+        impl<W: Write, F: StructMode> ser::$trait for Fields<'_, W, F>
         where
             Error: From<W::Error>,
         {
@@ -125,7 +125,7 @@ tuple_like!(
     SerializeTupleVariant::serialize_field
 );
 
-impl<W: Write> ser::SerializeMap for Compound<'_, W>
+impl<W: Write, F: StructMode> ser::SerializeMap for Compound<'_, W, F>
 where
     Error: From<W::Error>,
 {
@@ -182,7 +182,7 @@ where
 
 macro_rules! struct_like {
     ($($trait:ident),*) => {$(
-        impl<W: Write> ser::$trait for Fields<'_, W>
+        impl<W: Write, F: StructMode> ser::$trait for Fields<'_, W, F>
         where
             Error: From<W::Error>,
         {
@@ -191,7 +191,7 @@ macro_rules! struct_like {
 
             #[inline(always)]
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-                if self.ser.config.is_structs_as_maps() {
+                if F::structs_as_maps(&self.ser.config) {
                     write_field_name(&mut self.ser.out, key)?;
                 }
                 value.serialize(&mut *self.ser)
@@ -201,7 +201,7 @@ macro_rules! struct_like {
             /// counted only the fields written), but would shift every
             /// later field of an array: compact mode refuses it.
             fn skip_field(&mut self, key: &'static str) -> Result<()> {
-                if self.ser.config.is_structs_as_maps() {
+                if F::structs_as_maps(&self.ser.config) {
                     Ok(())
                 } else {
                     Err(Error::skipped_field(key))

@@ -19,7 +19,7 @@ use std::mem::ManuallyDrop;
 use msgpack_core::Room;
 use serde::Serialize;
 
-use super::Serializer;
+use super::{Compact, Configured, Named, Serializer, StructMode};
 use crate::{Config, Result};
 
 /// Where a value on the direct path writes: the reserved room, and the
@@ -97,9 +97,9 @@ pub trait Direct {
 }
 
 /// Writes `value` on the direct path when `serializer` is this crate's
-/// own `Serializer` over a `Vec<u8>` (owned or borrowed) and not human
-/// readable, and gives back its result as the serializer's; otherwise
-/// gives back the serializer, for the serde path.
+/// own `Serializer` over a `Vec<u8>` (owned or borrowed), in any struct
+/// mode, and not human readable, and gives back its result as the
+/// serializer's; otherwise gives back the serializer, for the serde path.
 #[inline(always)]
 pub fn direct<T, S>(
     value: &T,
@@ -109,38 +109,53 @@ where
     T: Direct,
     S: serde::Serializer,
 {
-    let id = typeid::of::<S>();
-    let result = if id == typeid::of::<&mut Serializer<Vec<u8>>>() {
-        // SAFETY: `S` is `&'a mut Serializer<Vec<u8>>` for some `'a`: the
-        // ids are equal, they differ only in lifetimes, and the referent
-        // has none. The copy of the reference is used while `serializer`
-        // is not, and `serializer` is forgotten (or given back) after.
-        let ours: &mut Serializer<Vec<u8>> = unsafe { std::mem::transmute_copy(&serializer) };
-        if ours.config.is_human_readable() {
-            return Err(serializer);
-        }
-        run(&mut ours.out, ours.config, value)
-    } else if id == typeid::of::<&mut Serializer<&mut Vec<u8>>>() {
-        // SAFETY: `S` is `&'a mut Serializer<&'b mut Vec<u8>>` for some
-        // `'b: 'a` (equal ids, as above, but for lifetimes). The cast
-        // names other lifetimes, but all that leaves this block is a
-        // reborrow of the vector for the duration of `run`, shorter than
-        // both, and nothing is stored into the serializer.
-        let ours: &mut Serializer<&mut Vec<u8>> = unsafe { std::mem::transmute_copy(&serializer) };
-        if ours.config.is_human_readable() {
-            return Err(serializer);
-        }
-        run(&mut *ours.out, ours.config, value)
-    } else {
-        return Err(serializer);
+    // The type tests are constants: all but the one that holds fold away.
+    let result = match vec_of::<S, Configured>(&serializer)
+        .or_else(|| vec_of::<S, Named>(&serializer))
+        .or_else(|| vec_of::<S, Compact>(&serializer))
+    {
+        Some((_, config)) if config.is_human_readable() => return Err(serializer),
+        // SAFETY: `vec` points into the serializer `serializer` refers to
+        // (`vec_of`), which outlives this call and is not used while the
+        // reborrow lives: nothing else touches `serializer` until `run`
+        // has returned.
+        Some((vec, config)) => run(unsafe { &mut *vec }, config, value),
+        None => return Err(serializer),
     };
     std::mem::forget(serializer);
     let result = ManuallyDrop::new(result);
-    // SAFETY: `S` is `&mut Serializer<W>` for a vector `W` (checked
-    // above), whose `Ok` is `()` and whose `Error` is `crate::Error`:
-    // `Result<S::Ok, S::Error>` is `Result<(), Error>`, the type of
-    // `result`, which is copied out once and never dropped.
+    // SAFETY: `S` is `&mut Serializer<W, F>` for a vector `W` (checked
+    // by `vec_of`), whose `Ok` is `()` and whose `Error` is
+    // `crate::Error`: `Result<S::Ok, S::Error>` is `Result<(), Error>`,
+    // the type of `result`, which is copied out once and never dropped.
     Ok(unsafe { std::mem::transmute_copy(&*result) })
+}
+
+/// The vector and configuration of `serializer` when `S` is
+/// `&mut Serializer<Vec<u8>, F>` or `&mut Serializer<&mut Vec<u8>, F>`.
+#[inline(always)]
+fn vec_of<S, F: StructMode>(serializer: &S) -> Option<(*mut Vec<u8>, Config)> {
+    let id = typeid::of::<S>();
+    if id == typeid::of::<&mut Serializer<Vec<u8>, F>>() {
+        // SAFETY: `S` is `&'a mut Serializer<Vec<u8>, F>` for some `'a`:
+        // the ids are equal, they differ only in lifetimes, and the
+        // referent has none. The copy of the reference only yields a
+        // pointer to the vector, used by the caller while `serializer` is
+        // not.
+        let ours: &mut Serializer<Vec<u8>, F> = unsafe { std::mem::transmute_copy(serializer) };
+        Some((&mut ours.out, ours.config))
+    } else if id == typeid::of::<&mut Serializer<&mut Vec<u8>, F>>() {
+        // SAFETY: `S` is `&'a mut Serializer<&'b mut Vec<u8>, F>` for some
+        // `'b: 'a` (equal ids, as above, but for lifetimes). The cast
+        // names other lifetimes, but all that leaves this block is a
+        // pointer to the vector, which the caller reborrows for less than
+        // both, and nothing is stored into the serializer.
+        let ours: &mut Serializer<&mut Vec<u8>, F> =
+            unsafe { std::mem::transmute_copy(serializer) };
+        Some((&mut *ours.out, ours.config))
+    } else {
+        None
+    }
 }
 
 /// Writes through a room over `vec`, what was written kept even on an
