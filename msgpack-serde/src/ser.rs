@@ -1,7 +1,9 @@
 //! The serde [`Serializer`]: the serde data model onto MessagePack, and
-//! its struct modes ([`Named`], [`Compact`], [`Configured`]). Its
-//! compound values (sequences, maps, structs) are in `ser/compound.rs`,
-//! the derive's direct path in `ser/direct.rs`.
+//! its struct modes: [`Named`] and [`Compact`] fixed in the serializer's
+//! type, [`Configured`] read from its [`Config`].
+
+// Its compound values (sequences, maps, structs) are in `ser/compound.rs`,
+// the derive's direct path in `ser/direct.rs`.
 
 use std::io;
 use std::marker::PhantomData;
