@@ -5,8 +5,8 @@
 //! A fixed mode is a constant the compiler folds into every struct's
 //! `serialize`: no test of the configuration at each field, and code
 //! small enough to inline a nested struct into its parent. `to_vec`,
-//! `to_vec_compact`, `to_writer` and `to_writer_compact` use one; so
-//! does [`Serializer::named`](crate::Serializer::named) and
+//! `to_vec_compact`, `to_writer` and `to_writer_compact` use one, as do
+//! [`Serializer::named`](crate::Serializer::named) and
 //! [`Serializer::compact`](crate::Serializer::compact), for a buffer
 //! reused across values.
 //!
