@@ -19,7 +19,7 @@
 
 use crate::integer::FromInteger;
 use crate::{
-    Error, ErrorKind, Family, Integer, Length, Marker, Owed, Reader, Timestamp, TIMESTAMP_EXT_TYPE,
+    Error, ErrorKind, Family, Integer, Length, Marker, Reader, Timestamp, TIMESTAMP_EXT_TYPE,
 };
 
 /// One MessagePack value as the pull API sees it: a scalar, a borrowed
@@ -493,56 +493,6 @@ impl<'a> Reader<'a> {
             Family::Ext => self.read_ext().map(|(ty, data)| Token::Ext(ty, data)),
             Family::Reserved => Err(Error::new(ErrorKind::ReservedMarker, start)),
         }
-    }
-
-    /// Skips one whole value, containers with everything in them.
-    ///
-    /// The one walker that only finds a value's end in a slice; over a
-    /// stream that arrives in pieces, [`Framer`](crate::Framer) follows
-    /// the same rules ([`Owed`], [`Marker::length`]) resumably.
-    /// Walkers that must also know each item (its path, which map a key
-    /// belongs to, UTF-8 and limits in one pass) say where they live why
-    /// they walk on their own.
-    ///
-    /// Iterative, not recursive: a 1,000,000-deep input costs no stack. It
-    /// stops with [`UnexpectedEof`](ErrorKind::UnexpectedEof) as soon as
-    /// the values still owed could not fit in the remaining input. On
-    /// error the reader is left where the error was found.
-    ///
-    /// ```
-    /// use msgpack_core::Reader;
-    ///
-    /// let mut reader = Reader::new(&[0x92, 0x91, 0xc0, 0xa1, b'x', 0x07]);
-    /// reader.skip().unwrap();
-    /// assert_eq!(reader.read_int::<u8>(), Ok(7));
-    /// ```
-    pub fn skip(&mut self) -> Result<(), Error> {
-        // Values still to skip, checked before each: every value takes at
-        // least one byte.
-        let mut owed = Owed::new(1);
-        while owed.get() > 0 {
-            if !owed.fits(self.remaining_len()) {
-                return Err(self.eof());
-            }
-            owed.pay(1);
-            let marker = self.read_marker()?;
-            let payload: u64 = match marker.family() {
-                Family::Array => {
-                    owed.add(self.len_after(marker)? as u64);
-                    0
-                }
-                Family::Map => {
-                    owed.add(2 * self.len_after(marker)? as u64);
-                    0
-                }
-                Family::Str | Family::Bin => self.len_after(marker)? as u64,
-                Family::Ext => self.len_after(marker)? as u64 + 1,
-                _ => marker.header_len() as u64,
-            };
-            // A length beyond usize cannot be in the input either.
-            self.take(usize::try_from(payload).unwrap_or(usize::MAX))?;
-        }
-        Ok(())
     }
 }
 

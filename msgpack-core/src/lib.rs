@@ -90,6 +90,7 @@ mod read;
 mod room;
 #[cfg(feature = "serde")]
 pub mod serde_ext;
+mod skip;
 mod timestamp;
 #[cfg(feature = "alloc")]
 mod value;
