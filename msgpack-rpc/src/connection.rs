@@ -15,13 +15,13 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::error::TrySendError;
-use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, oneshot, Notify, Semaphore};
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 
 use crate::handler::{self, Handlers};
 use crate::message::{self, Message};
-use crate::pending::Pending;
+use crate::pending::{Pending, Refused, Response};
 use crate::writer::write_loop;
 use crate::{Error, Report};
 
@@ -225,8 +225,8 @@ impl Builder {
         let (outgoing, queue) = mpsc::channel(self.queue_len);
         let shared = Arc::new(Shared {
             outgoing,
-            pending: Mutex::new(Pending::default()),
-            call_slots: Arc::new(Semaphore::new(self.max_pending_calls)),
+            pending: Mutex::new(Pending::new(self.max_pending_calls)),
+            room: Notify::new(),
             closed: CancellationToken::new(),
             timeout: self.timeout,
         });
@@ -257,7 +257,8 @@ pub struct Connection {
 struct Shared {
     outgoing: mpsc::Sender<Vec<u8>>,
     pending: Mutex<Pending>,
-    call_slots: Arc<Semaphore>,
+    /// Woken when a full `pending` makes room, and on close.
+    room: Notify,
     closed: CancellationToken,
     timeout: Option<Duration>,
 }
@@ -265,7 +266,7 @@ struct Shared {
 impl Shared {
     fn close(&self) {
         self.pending.lock().expect("never poisoned").close();
-        self.call_slots.close();
+        self.room.notify_waiters();
         self.closed.cancel();
     }
 }
@@ -313,15 +314,8 @@ impl Connection {
         method: &str,
         params: P,
     ) -> Result<R, Error> {
-        let _slot = self.call_slot().await?;
         let (sender, response) = oneshot::channel();
-        let (msgid, seq) = self
-            .shared
-            .pending
-            .lock()
-            .expect("never poisoned")
-            .insert(sender)
-            .ok_or_else(Error::closed)?;
+        let (msgid, seq) = self.register(sender).await?;
         let mut waiting = Waiting {
             shared: &self.shared,
             msgid,
@@ -363,11 +357,30 @@ impl Connection {
         self.shared.closed.cancelled().await;
     }
 
-    async fn call_slot(&self) -> Result<OwnedSemaphorePermit, Error> {
-        Arc::clone(&self.shared.call_slots)
-            .acquire_owned()
-            .await
-            .map_err(|_| Error::closed())
+    /// Registers a call with `sender` for its response, waiting while
+    /// `max_pending_calls` are in flight.
+    async fn register(&self, sender: oneshot::Sender<Response>) -> Result<(u32, u64), Error> {
+        let mut sender = match self.try_register(sender) {
+            Err(Refused::Full(sender)) => sender,
+            registered => return registered.map_err(|_| Error::closed()),
+        };
+        loop {
+            // Listening before looking again, so that room made between
+            // the look and the wait is not missed.
+            let room = self.shared.room.notified();
+            let mut room = std::pin::pin!(room);
+            room.as_mut().enable();
+            sender = match self.try_register(sender) {
+                Err(Refused::Full(sender)) => sender,
+                registered => return registered.map_err(|_| Error::closed()),
+            };
+            room.await;
+        }
+    }
+
+    fn try_register(&self, sender: oneshot::Sender<Response>) -> Result<(u32, u64), Refused> {
+        let mut pending = self.shared.pending.lock().expect("never poisoned");
+        pending.insert(sender)
     }
 
     async fn send(&self, bytes: Vec<u8>) -> Result<(), Error> {
@@ -398,7 +411,9 @@ impl Drop for Waiting<'_> {
     fn drop(&mut self) {
         if !self.answered {
             let mut pending = self.shared.pending.lock().expect("never poisoned");
-            pending.cancel(self.msgid, self.seq);
+            if pending.cancel(self.msgid, self.seq) {
+                self.shared.room.notify_one();
+            }
         }
     }
 }
@@ -453,7 +468,15 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 error,
                 result,
             } => {
-                let waiting = shared.pending.lock().expect("never poisoned").answer(msgid);
+                let waiting = {
+                    let mut pending = shared.pending.lock().expect("never poisoned");
+                    let full = pending.is_full();
+                    let waiting = pending.answer(msgid);
+                    if full && waiting.is_some() {
+                        shared.room.notify_one();
+                    }
+                    waiting
+                };
                 match waiting {
                     // A call dropped just now is no longer listening: fine.
                     Some(sender) => drop(sender.send((error, result))),
@@ -465,40 +488,50 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 method,
                 params,
             } => {
-                let Ok(slot) = Arc::clone(&handler_slots).acquire_owned().await else {
-                    break;
-                };
-                let outgoing = shared.outgoing.clone();
                 let Some(handler) = builder.handlers.requests.get(&method) else {
                     let text = format!("unknown method `{method}`");
                     report(Report::UnknownMethod { method });
                     let response = message::failure(msgid, &text).expect("a string encodes");
-                    tokio::spawn(async move {
-                        let _ = outgoing.send(response).await;
-                        drop(slot);
-                    });
+                    if answer_now(shared, &handler_slots, response).await.is_err() {
+                        break;
+                    }
                     continue;
                 };
-                let mut answer = handler(msgid, params);
                 // A handler that answers at once (most do) is answered
-                // here, without a task of its own; one that waits gets one.
+                // here, without a task or a handler slot of its own; one
+                // that waits gets both. Taking a slot is a lock, so it is
+                // taken first only when none is free: then no handler
+                // starts until one is.
+                let mut slot = None;
+                if handler_slots.available_permits() == 0 {
+                    let Ok(taken) = Arc::clone(&handler_slots).acquire_owned().await else {
+                        break;
+                    };
+                    slot = Some(taken);
+                }
+                let mut answer = handler(msgid, params);
                 if let Poll::Ready(answer) = futures::poll!(answer.as_mut()) {
                     if let Some(problem) = answer.report {
                         report(problem);
                     }
-                    match outgoing.try_send(answer.response) {
-                        Ok(()) => {}
-                        Err(TrySendError::Full(response)) => {
-                            tokio::spawn(async move {
-                                let _ = outgoing.send(response).await;
-                                drop(slot);
-                            });
-                        }
-                        Err(TrySendError::Closed(_)) => break,
+                    drop(slot);
+                    if answer_now(shared, &handler_slots, answer.response)
+                        .await
+                        .is_err()
+                    {
+                        break;
                     }
                     continue;
                 }
-                let report = Arc::clone(report);
+                // Free a moment ago, and only this task takes slots.
+                let slot = match slot {
+                    Some(slot) => slot,
+                    None => match Arc::clone(&handler_slots).acquire_owned().await {
+                        Ok(slot) => slot,
+                        Err(_) => break,
+                    },
+                };
+                let (outgoing, report) = (shared.outgoing.clone(), Arc::clone(report));
                 tokio::spawn(async move {
                     let answer = answer.await;
                     if let Some(problem) = answer.report {
@@ -523,6 +556,34 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 }
             }
         }
+    }
+}
+
+/// Queues a response made in the reading task. When the outgoing queue is
+/// full, a task waits to queue it, holding a handler slot, so that reading
+/// goes on (our own calls' responses must still be read for the queue to
+/// drain) while the waiting responses stay bounded. `Err` once the
+/// connection is closing.
+async fn answer_now(
+    shared: &Shared,
+    handler_slots: &Arc<Semaphore>,
+    response: Vec<u8>,
+) -> Result<(), ()> {
+    match shared.outgoing.try_send(response) {
+        Ok(()) => Ok(()),
+        Err(TrySendError::Full(response)) => {
+            let slot = Arc::clone(handler_slots)
+                .acquire_owned()
+                .await
+                .map_err(|_| ())?;
+            let outgoing = shared.outgoing.clone();
+            tokio::spawn(async move {
+                let _ = outgoing.send(response).await;
+                drop(slot);
+            });
+            Ok(())
+        }
+        Err(TrySendError::Closed(_)) => Err(()),
     }
 }
 

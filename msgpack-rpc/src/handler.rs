@@ -1,6 +1,5 @@
 //! Handlers with typed params, erased to one shape the connection calls.
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -9,6 +8,7 @@ use bytes::Bytes;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::hash::FnvMap;
 use crate::message;
 use crate::Report;
 
@@ -31,8 +31,8 @@ pub(crate) type NotificationHandler =
 /// The methods a connection serves, by name.
 #[derive(Clone, Default)]
 pub(crate) struct Handlers {
-    pub(crate) requests: HashMap<String, RequestHandler>,
-    pub(crate) notifications: HashMap<String, NotificationHandler>,
+    pub(crate) requests: FnvMap<String, RequestHandler>,
+    pub(crate) notifications: FnvMap<String, NotificationHandler>,
 }
 
 /// Wraps `handler` of typed params `P`, answering `Ok(R)` as the result

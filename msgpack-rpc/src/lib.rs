@@ -38,6 +38,7 @@
 mod connection;
 mod error;
 mod handler;
+mod hash;
 pub mod message;
 mod pending;
 mod transport;

@@ -1,32 +1,63 @@
 //! The calls waiting for their response, by msgid.
 
-use std::collections::HashMap;
-
 use bytes::Bytes;
 use tokio::sync::oneshot;
+
+use crate::hash::FnvMap;
 
 /// The error and result of a response, as their encoded bytes.
 pub(crate) type Response = (Bytes, Bytes);
 
-/// The calls in flight. Msgids count up from 0 as a wrapping `u32`,
-/// skipping any still waiting, so an answer never reaches the wrong call;
-/// each call also gets a sequence number, so a call that gives up removes
-/// its own entry and never a later call's that reuses its msgid.
-#[derive(Default)]
+/// The calls in flight, at most `max` (below `u32::MAX`, so a free msgid
+/// is always found). Msgids count up from 0 as a wrapping `u32`, skipping
+/// any still waiting, so an answer never reaches the wrong call; each call
+/// also gets a sequence number, so a call that gives up removes its own
+/// entry and never a later call's that reuses its msgid.
 pub(crate) struct Pending {
+    max: usize,
     next_msgid: u32,
     next_seq: u64,
-    waiting: HashMap<u32, (u64, oneshot::Sender<Response>)>,
+    waiting: FnvMap<u32, (u64, oneshot::Sender<Response>)>,
     closed: bool,
 }
 
+/// Why a call was not registered.
+#[derive(Debug)]
+pub(crate) enum Refused {
+    /// `max` calls are waiting; the sender is given back.
+    Full(oneshot::Sender<Response>),
+    /// The connection is closed.
+    Closed,
+}
+
 impl Pending {
-    /// Registers a call: its msgid and sequence number, `None` once the
-    /// connection is closed. The caller bounds how many wait at once (well
-    /// below `u32::MAX`), so a free msgid is always found.
-    pub(crate) fn insert(&mut self, sender: oneshot::Sender<Response>) -> Option<(u32, u64)> {
+    /// No calls yet, at most `max` at once.
+    pub(crate) fn new(max: usize) -> Pending {
+        debug_assert!(max < u32::MAX as usize);
+        Pending {
+            max,
+            next_msgid: 0,
+            next_seq: 0,
+            waiting: FnvMap::default(),
+            closed: false,
+        }
+    }
+
+    /// Whether `max` calls are waiting: taking one out makes room.
+    pub(crate) fn is_full(&self) -> bool {
+        self.waiting.len() >= self.max
+    }
+
+    /// Registers a call: its msgid and sequence number.
+    pub(crate) fn insert(
+        &mut self,
+        sender: oneshot::Sender<Response>,
+    ) -> Result<(u32, u64), Refused> {
         if self.closed {
-            return None;
+            return Err(Refused::Closed);
+        }
+        if self.is_full() {
+            return Err(Refused::Full(sender));
         }
         while self.waiting.contains_key(&self.next_msgid) {
             self.next_msgid = self.next_msgid.wrapping_add(1);
@@ -36,7 +67,7 @@ impl Pending {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.waiting.insert(msgid, (seq, sender));
-        Some((msgid, seq))
+        Ok((msgid, seq))
     }
 
     /// Takes the call waiting for `msgid`, to hand it its response.
@@ -45,10 +76,14 @@ impl Pending {
     }
 
     /// Removes the call `(msgid, seq)` if it is still waiting: it gave up.
-    pub(crate) fn cancel(&mut self, msgid: u32, seq: u64) {
+    /// `true` when that made room in a full map.
+    pub(crate) fn cancel(&mut self, msgid: u32, seq: u64) -> bool {
+        let full = self.is_full();
         if self.waiting.get(&msgid).is_some_and(|(s, _)| *s == seq) {
             self.waiting.remove(&msgid);
+            return full;
         }
+        false
     }
 
     /// Closes: every waiting call's sender is dropped, so each resolves
@@ -62,7 +97,7 @@ impl Pending {
     fn starting_at(next_msgid: u32) -> Pending {
         Pending {
             next_msgid,
-            ..Pending::default()
+            ..Pending::new(1024)
         }
     }
 }
@@ -92,7 +127,7 @@ mod tests {
 
     #[test]
     fn a_call_that_gives_up_removes_only_its_own_entry() {
-        let mut pending = Pending::default();
+        let mut pending = Pending::new(1024);
         let (msgid, seq) = pending.insert(sender()).unwrap();
         assert!(pending.answer(msgid).is_some());
         pending.next_msgid = msgid;
@@ -105,12 +140,24 @@ mod tests {
     }
 
     #[test]
+    fn no_more_than_max_wait_and_an_answer_makes_room() {
+        let mut pending = Pending::new(2);
+        let first = pending.insert(sender()).unwrap().0;
+        pending.insert(sender()).unwrap();
+        assert!(pending.is_full());
+        assert!(matches!(pending.insert(sender()), Err(Refused::Full(_))));
+        assert!(pending.answer(first).is_some());
+        assert!(!pending.is_full());
+        assert!(pending.insert(sender()).is_ok());
+    }
+
+    #[test]
     fn closing_drops_every_waiting_call_and_refuses_new_ones() {
-        let mut pending = Pending::default();
+        let mut pending = Pending::new(1024);
         let (tx, mut rx) = oneshot::channel();
         pending.insert(tx).unwrap();
         pending.close();
         assert!(rx.try_recv().is_err());
-        assert!(pending.insert(sender()).is_none());
+        assert!(matches!(pending.insert(sender()), Err(Refused::Closed)));
     }
 }

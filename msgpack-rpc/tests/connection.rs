@@ -121,6 +121,59 @@ async fn a_thousand_concurrent_calls_each_get_their_own_answer() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_more_handlers_wait_at_once_than_the_bound_then_reading_waits() {
+    // `wait` handlers hold their slot until the gate opens; `add` answers
+    // at once, in the reading task. With both slots taken, no handler
+    // starts, not even one that would answer at once, until one is free.
+    let started = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let (counter, opened) = (Arc::clone(&started), Arc::clone(&gate));
+    let builder =
+        server(Builder::new())
+            .max_concurrent_handlers(2)
+            .handle("wait", move |(): ()| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let opened = Arc::clone(&opened);
+                async move {
+                    opened.acquire().await.unwrap().forget();
+                    Ok::<_, Value>(())
+                }
+            });
+    let client = pair(builder, Builder::new()).await;
+    let call = |method: &'static str| {
+        let client = client.clone();
+        tokio::spawn(async move {
+            match method {
+                "add" => client.call::<_, i64>("add", (1, 2)).await.map(|_| ()),
+                _ => client.call::<_, ()>("wait", ()).await,
+            }
+        })
+    };
+    let waits: Vec<_> = (0..3).map(|_| call("wait")).collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let add = call("add");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let count = || started.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(count(), 2, "the third waits for a slot");
+    assert!(!add.is_finished(), "reading waits behind the third");
+    gate.add_permits(1);
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while count() < 3 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("a slot freed starts the third");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!add.is_finished(), "the third took the slot freed");
+    gate.add_permits(2);
+    add.await.unwrap().unwrap();
+    for wait in waits {
+        wait.await.unwrap().unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_methods_and_bad_params_get_error_responses_and_serving_goes_on() {
     let reports = Reports::default();
     let client = pair(server(reports.builder()), Builder::new()).await;
@@ -223,6 +276,49 @@ async fn when_the_peer_hangs_up_every_pending_call_resolves_as_closed() {
     let error = client.call::<_, Value>("echo", (1,)).await.unwrap_err();
     assert!(error.is_closed());
     assert!(client.notify("log", ("x",)).await.unwrap_err().is_closed());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_max_pending_calls_a_call_waits_until_one_is_answered_or_given_up() {
+    let (client, mut peer) = raw_peer(Builder::new().max_pending_calls(2)).await;
+    let call = |client: &Connection| {
+        let client = client.clone();
+        tokio::spawn(async move { client.call::<_, u8>("m", ()).await })
+    };
+    let (first, second) = (call(&client), call(&client));
+    read_exact(&mut peer, 12).await; // msgids 0 and 1
+    let third = call(&client);
+    // A waiting call that gives up makes no room and takes none.
+    let given_up = client.call_with_timeout::<_, u8>("m", (), Duration::from_millis(50));
+    assert!(given_up.await.unwrap_err().is_timeout());
+    let mut more = [0; 1];
+    let nothing = tokio::time::timeout(Duration::from_millis(300), peer.read(&mut more)).await;
+    assert!(nothing.is_err(), "a third request was sent: {more:?}");
+    // Answering msgid 0 lets the third go, as msgid 2.
+    peer.write_all(&[0x94, 0x01, 0x00, 0xc0, 0x07])
+        .await
+        .unwrap();
+    assert_eq!(
+        read_exact(&mut peer, 6).await,
+        [0x94, 0x00, 0x02, 0xa1, b'm', 0x90]
+    );
+    peer.write_all(&[0x94, 0x01, 0x01, 0xc0, 0x08, 0x94, 0x01, 0x02, 0xc0, 0x09])
+        .await
+        .unwrap();
+    let mut pair = [
+        first.await.unwrap().unwrap(),
+        second.await.unwrap().unwrap(),
+    ];
+    pair.sort_unstable();
+    assert_eq!(pair, [7, 8]);
+    assert_eq!(third.await.unwrap().unwrap(), 9);
+    // Closing wakes a waiting call too.
+    let (fourth, fifth, sixth) = (call(&client), call(&client), call(&client));
+    read_exact(&mut peer, 12).await;
+    client.close();
+    for call in [fourth, fifth, sixth] {
+        assert!(call.await.unwrap().unwrap_err().is_closed());
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
