@@ -40,6 +40,9 @@ pub struct Settings {
     pub time: Duration,
     /// Rounds, the two cases taking turns in each.
     pub rounds: usize,
+    /// Run only the stacks whose names contain this text (all when
+    /// empty): one stack alone, for profiling.
+    pub only: String,
 }
 
 /// One case's best round.
@@ -80,11 +83,21 @@ pub fn run(settings: &Settings) -> io::Result<RpcResult> {
         let records = Arc::new(crate::fixtures::logs().records);
         let mut best: [Option<CaseResult>; 2] = [None, None];
         let mut round_ratios = Vec::new();
+        let runs = |name: &str| name.contains(settings.only.as_str());
         for _ in 0..settings.rounds.max(1) {
-            let ours = msgpack_case(settings, &records).await?;
-            let theirs = json_case(settings, &records).await?;
-            round_ratios.push(ours.requests_per_second / theirs.requests_per_second);
+            let ours = match runs(MSGPACK_RPC) {
+                true => Some(msgpack_case(settings, &records).await?),
+                false => None,
+            };
+            let theirs = match runs(JSON_RPC) {
+                true => Some(json_case(settings, &records).await?),
+                false => None,
+            };
+            if let (Some(ours), Some(theirs)) = (&ours, &theirs) {
+                round_ratios.push(ours.requests_per_second / theirs.requests_per_second);
+            }
             for (slot, result) in best.iter_mut().zip([ours, theirs]) {
+                let Some(result) = result else { continue };
                 if slot
                     .as_ref()
                     .is_none_or(|best| result.requests_per_second > best.requests_per_second)
@@ -100,6 +113,9 @@ pub fn run(settings: &Settings) -> io::Result<RpcResult> {
         })
     })
 }
+
+const MSGPACK_RPC: &str = "msgpack-rpc";
+const JSON_RPC: &str = "JSON-RPC (serde_json lines)";
 
 async fn msgpack_case(
     settings: &Settings,
@@ -126,15 +142,7 @@ async fn msgpack_case(
         let echoed: LogRecord = client.call("echo", (record,)).await.expect("echo answers");
         assert_eq!(&echoed, record, "the echo is what was sent");
     };
-    let result = drive(
-        "msgpack-rpc",
-        settings,
-        records,
-        client.clone(),
-        call,
-        &bytes,
-    )
-    .await;
+    let result = drive(MSGPACK_RPC, settings, records, client.clone(), call, &bytes).await;
     client.close();
     serving.abort();
     Ok(result)
@@ -157,8 +165,7 @@ async fn json_case(settings: &Settings, records: &Arc<Vec<LogRecord>>) -> io::Re
         let echoed = client.echo(record).await;
         assert_eq!(&echoed, record, "the echo is what was sent");
     };
-    let name = "JSON-RPC (serde_json lines)";
-    let result = drive(name, settings, records, client, call, &bytes).await;
+    let result = drive(JSON_RPC, settings, records, client, call, &bytes).await;
     serving.abort();
     Ok(result)
 }

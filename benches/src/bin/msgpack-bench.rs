@@ -32,7 +32,8 @@ struct Args {
     #[arg(long)]
     fixture: Vec<String>,
 
-    /// Run only the codecs whose names contain this text (for profiling).
+    /// Run only the codecs whose names contain this text (for profiling);
+    /// with --rpc, only the stacks (msgpack-rpc, JSON-RPC).
     #[arg(long, default_value = "")]
     codec: String,
 
@@ -181,6 +182,7 @@ fn run_rpc(args: &Args) -> ExitCode {
         calls: args.requests.max(1),
         time: Duration::from_secs_f64(args.seconds.max(0.001)),
         rounds: args.rounds.max(1),
+        only: args.codec.clone(),
     };
     match rpc::run(&settings) {
         Ok(result) if args.json => {
