@@ -1,33 +1,29 @@
 //! `msgpack-bench --rpc`: round trips of msgpack-rpc on loopback TCP with
 //! a number of calls in flight on one connection, against the same calls
 //! as JSON-RPC over newline-delimited serde_json on the same transport,
-//! written the same way (a reader task matching responses by id, a writer
-//! task batching, a handler that is ready at once answered in the
-//! server's reading task).
+//! written the same way ([`json`]'s baseline).
 //!
 //! The call is `echo(record)` on the logs fixture's records: each reply
 //! is decoded into the record type and checked against what was sent.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use msgpack_rpc::{Builder, Connection};
-use serde::{Deserialize, Serialize};
-use tokio::io::{
-    AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter, ReadBuf,
-};
+use serde::Serialize;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, oneshot};
 
 use crate::model::plain::LogRecord;
 use crate::table::duration;
+
+mod json;
 
 /// How the load is run.
 #[derive(Clone, Debug)]
@@ -165,7 +161,8 @@ async fn json_case(settings: &Settings, records: &Arc<Vec<LogRecord>>) -> io::Re
         let echoed = client.echo(record).await;
         assert_eq!(&echoed, record, "the echo is what was sent");
     };
-    let result = drive(JSON_RPC, settings, records, client, call, &bytes).await;
+    let result = drive(JSON_RPC, settings, records, client.clone(), call, &bytes).await;
+    client.close();
     serving.abort();
     Ok(result)
 }
@@ -308,155 +305,5 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Counted<T> {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.0).poll_shutdown(cx)
-    }
-}
-
-/// JSON-RPC 2.0 over newline-delimited serde_json, built as msgpack-rpc's
-/// connection is: the baseline.
-mod json {
-    use super::*;
-
-    #[derive(Serialize)]
-    struct Request<'a> {
-        jsonrpc: &'static str,
-        id: u64,
-        method: &'static str,
-        params: (&'a LogRecord,),
-    }
-
-    #[derive(Deserialize)]
-    struct IncomingRequest {
-        id: u64,
-        #[allow(dead_code)]
-        method: String,
-        params: (LogRecord,),
-    }
-
-    #[derive(Serialize, Deserialize)]
-    struct Response {
-        jsonrpc: String,
-        id: u64,
-        result: LogRecord,
-    }
-
-    type Waiting = Arc<Mutex<HashMap<u64, oneshot::Sender<LogRecord>>>>;
-
-    /// One client connection; clones share it.
-    #[derive(Clone)]
-    pub(super) struct Client {
-        outgoing: mpsc::Sender<Vec<u8>>,
-        waiting: Waiting,
-        next_id: Arc<AtomicU64>,
-    }
-
-    impl Client {
-        pub(super) fn new<R, W>(reader: R, writer: W) -> Client
-        where
-            R: AsyncRead + Send + Unpin + 'static,
-            W: AsyncWrite + Send + Unpin + 'static,
-        {
-            let (outgoing, queue) = mpsc::channel(64);
-            let waiting = Waiting::default();
-            tokio::spawn(write_lines(writer, queue));
-            let matching = Arc::clone(&waiting);
-            tokio::spawn(async move {
-                let mut lines = BufReader::new(reader);
-                let mut line = Vec::new();
-                while lines.read_until(b'\n', &mut line).await.unwrap_or(0) > 0 {
-                    let response: Response = serde_json::from_slice(&line).expect("a response");
-                    let sender = matching.lock().unwrap().remove(&response.id);
-                    if let Some(sender) = sender {
-                        let _ = sender.send(response.result);
-                    }
-                    line.clear();
-                }
-            });
-            Client {
-                outgoing,
-                waiting,
-                next_id: Arc::new(AtomicU64::new(0)),
-            }
-        }
-
-        pub(super) async fn echo(&self, record: &LogRecord) -> LogRecord {
-            let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-            let (sender, answer) = oneshot::channel();
-            self.waiting.lock().unwrap().insert(id, sender);
-            let request = Request {
-                jsonrpc: "2.0",
-                id,
-                method: "echo",
-                params: (record,),
-            };
-            let mut line = serde_json::to_vec(&request).expect("a request serializes");
-            line.push(b'\n');
-            self.outgoing
-                .send(line)
-                .await
-                .expect("the connection is open");
-            answer.await.expect("an answer")
-        }
-    }
-
-    /// Serves `echo` on every connection `listener` accepts.
-    pub(super) async fn serve(listener: TcpListener) {
-        while let Ok((stream, _)) = listener.accept().await {
-            let _ = stream.set_nodelay(true);
-            let (reader, writer) = stream.into_split();
-            let (outgoing, queue) = mpsc::channel(64);
-            tokio::spawn(write_lines(writer, queue));
-            tokio::spawn(async move {
-                let mut lines = BufReader::new(reader);
-                let mut line = Vec::new();
-                while lines.read_until(b'\n', &mut line).await.unwrap_or(0) > 0 {
-                    let request: IncomingRequest =
-                        serde_json::from_slice(&line).expect("a request");
-                    // Answered in the reading task, as msgpack-rpc answers a
-                    // handler that is ready at once.
-                    let (record,) = request.params;
-                    let response = Response {
-                        jsonrpc: "2.0".into(),
-                        id: request.id,
-                        result: record,
-                    };
-                    let mut answer = serde_json::to_vec(&response).expect("a response serializes");
-                    answer.push(b'\n');
-                    if outgoing.send(answer).await.is_err() {
-                        return;
-                    }
-                    line.clear();
-                }
-            });
-        }
-    }
-
-    /// Writes queued lines, one flush a batch, yielding once before the
-    /// flush when the batch is more than one line, as msgpack-rpc's writer
-    /// does.
-    async fn write_lines<W: AsyncWrite + Unpin>(writer: W, mut queue: mpsc::Receiver<Vec<u8>>) {
-        let mut writer = BufWriter::with_capacity(64 << 10, writer);
-        while let Some(line) = queue.recv().await {
-            if writer.write_all(&line).await.is_err() {
-                return;
-            }
-            let mut batch = 1;
-            while let Ok(line) = queue.try_recv() {
-                if writer.write_all(&line).await.is_err() {
-                    return;
-                }
-                batch += 1;
-            }
-            if batch > 1 {
-                tokio::task::yield_now().await;
-                while let Ok(line) = queue.try_recv() {
-                    if writer.write_all(&line).await.is_err() {
-                        return;
-                    }
-                }
-            }
-            if writer.flush().await.is_err() {
-                return;
-            }
-        }
     }
 }

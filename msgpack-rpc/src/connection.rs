@@ -14,13 +14,13 @@ use msgpack_tokio::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot, Notify, Semaphore};
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 
 use crate::handler::{self, Handlers};
 use crate::message::{self, Message};
+use crate::outgoing::{Outgoing, Pushed, Unsent};
 use crate::pending::{Pending, Refused, Response};
 use crate::writer::write_loop;
 use crate::{Error, Report};
@@ -222,9 +222,9 @@ impl Builder {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let (outgoing, queue) = mpsc::channel(self.queue_len);
+        let outgoing = Arc::new(Outgoing::new(self.queue_len));
         let shared = Arc::new(Shared {
-            outgoing,
+            outgoing: Arc::clone(&outgoing),
             pending: Mutex::new(Pending::new(self.max_pending_calls)),
             room: Notify::new(),
             closed: CancellationToken::new(),
@@ -232,7 +232,7 @@ impl Builder {
         });
         tokio::spawn(write_loop(
             writer,
-            queue,
+            outgoing,
             shared.closed.clone(),
             self.close_timeout,
         ));
@@ -255,7 +255,7 @@ pub struct Connection {
 }
 
 struct Shared {
-    outgoing: mpsc::Sender<Vec<u8>>,
+    outgoing: Arc<Outgoing>,
     pending: Mutex<Pending>,
     /// Woken when a full `pending` makes room, and on close.
     room: Notify,
@@ -267,6 +267,7 @@ impl Shared {
     fn close(&self) {
         self.pending.lock().expect("never poisoned").close();
         self.room.notify_waiters();
+        self.outgoing.close();
         self.closed.cancel();
     }
 }
@@ -322,8 +323,8 @@ impl Connection {
             seq,
             answered: false,
         };
-        let request = message::request(msgid, method, &params).map_err(Error::encode)?;
-        self.send(request).await?;
+        self.send(|out| message::write_request(out, msgid, method, &params))
+            .await?;
         let (error, result) = response.await.map_err(|_| Error::closed())?;
         waiting.answered = true;
         if error[..] != [0xc0] {
@@ -336,8 +337,8 @@ impl Connection {
     /// Sends the notification `method` with `params`; waits only while the
     /// outgoing queue is full.
     pub async fn notify<P: Serialize>(&self, method: &str, params: P) -> Result<(), Error> {
-        let notification = message::notification(method, &params).map_err(Error::encode)?;
-        self.send(notification).await
+        self.send(|out| message::write_notification(out, method, &params))
+            .await
     }
 
     /// Closes the connection: calls still waiting resolve with "connection
@@ -383,18 +384,20 @@ impl Connection {
         pending.insert(sender)
     }
 
-    async fn send(&self, bytes: Vec<u8>) -> Result<(), Error> {
-        // Once closed, nothing more is accepted even while the queue has
-        // room; a send already waiting fails when the writer, stopping,
-        // drops the queue.
-        if self.shared.closed.is_cancelled() {
-            return Err(Error::closed());
-        }
+    /// Queues the message `encode` appends, waiting while the outgoing
+    /// queue is full.
+    async fn send(
+        &self,
+        encode: impl FnOnce(&mut Vec<u8>) -> msgpack_serde::Result<()>,
+    ) -> Result<(), Error> {
         self.shared
             .outgoing
-            .send(bytes)
+            .send(encode)
             .await
-            .map_err(|_| Error::closed())
+            .map_err(|unsent| match unsent {
+                Unsent::Closed => Error::closed(),
+                Unsent::Encode(error) => Error::encode(error),
+            })
     }
 }
 
@@ -488,20 +491,33 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 method,
                 params,
             } => {
+                let outgoing = &shared.outgoing;
                 let Some(handler) = builder.handlers.requests.get(&method) else {
                     let text = format!("unknown method `{method}`");
                     report(Report::UnknownMethod { method });
-                    let response = message::failure(msgid, &text).expect("a string encodes");
-                    if answer_now(shared, &handler_slots, response).await.is_err() {
-                        break;
+                    let pushed = outgoing
+                        .push(|out| message::write_failure(out, msgid, &text))
+                        .ok();
+                    if let Some(Pushed::Full(bytes)) = pushed {
+                        let Ok(slot) = Arc::clone(&handler_slots).acquire_owned().await else {
+                            break;
+                        };
+                        let outgoing = Arc::clone(outgoing);
+                        tokio::spawn(async move {
+                            let _ = outgoing.push_encoded(bytes).await;
+                            drop(slot);
+                        });
                     }
                     continue;
                 };
-                // A handler that answers at once (most do) is answered
-                // here, without a task or a handler slot of its own; one
-                // that waits gets both. Taking a slot is a lock, so it is
-                // taken first only when none is free: then no handler
-                // starts until one is.
+                // A handler that answers at once (most do) into a queue
+                // with room is answered here, without a task or a handler
+                // slot of its own; one that waits, for its reply or for
+                // room in the queue, gets both, so that reading goes on
+                // (our own calls' responses must still be read for the
+                // queue to drain) while the waiting answers stay bounded.
+                // Taking a slot is a lock, so it is taken first only when
+                // none is free: then no handler starts until one is.
                 let mut slot = None;
                 if handler_slots.available_permits() == 0 {
                     let Ok(taken) = Arc::clone(&handler_slots).acquire_owned().await else {
@@ -509,17 +525,10 @@ async fn dispatch<R: AsyncRead + Unpin>(
                     };
                     slot = Some(taken);
                 }
-                let mut answer = handler(msgid, params);
-                if let Poll::Ready(answer) = futures::poll!(answer.as_mut()) {
-                    if let Some(problem) = answer.report {
+                let mut answer = handler(msgid, params, Arc::clone(outgoing));
+                if let Poll::Ready(problem) = futures::poll!(answer.as_mut()) {
+                    if let Some(problem) = problem {
                         report(problem);
-                    }
-                    drop(slot);
-                    if answer_now(shared, &handler_slots, answer.response)
-                        .await
-                        .is_err()
-                    {
-                        break;
                     }
                     continue;
                 }
@@ -531,13 +540,11 @@ async fn dispatch<R: AsyncRead + Unpin>(
                         Err(_) => break,
                     },
                 };
-                let (outgoing, report) = (shared.outgoing.clone(), Arc::clone(report));
+                let report = Arc::clone(report);
                 tokio::spawn(async move {
-                    let answer = answer.await;
-                    if let Some(problem) = answer.report {
+                    if let Some(problem) = answer.await {
                         report(problem);
                     }
-                    let _ = outgoing.send(answer.response).await;
                     drop(slot);
                 });
             }
@@ -556,34 +563,6 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 }
             }
         }
-    }
-}
-
-/// Queues a response made in the reading task. When the outgoing queue is
-/// full, a task waits to queue it, holding a handler slot, so that reading
-/// goes on (our own calls' responses must still be read for the queue to
-/// drain) while the waiting responses stay bounded. `Err` once the
-/// connection is closing.
-async fn answer_now(
-    shared: &Shared,
-    handler_slots: &Arc<Semaphore>,
-    response: Vec<u8>,
-) -> Result<(), ()> {
-    match shared.outgoing.try_send(response) {
-        Ok(()) => Ok(()),
-        Err(TrySendError::Full(response)) => {
-            let slot = Arc::clone(handler_slots)
-                .acquire_owned()
-                .await
-                .map_err(|_| ())?;
-            let outgoing = shared.outgoing.clone();
-            tokio::spawn(async move {
-                let _ = outgoing.send(response).await;
-                drop(slot);
-            });
-            Ok(())
-        }
-        Err(TrySendError::Closed(_)) => Err(()),
     }
 }
 

@@ -10,19 +10,16 @@ use serde::Serialize;
 
 use crate::hash::FnvMap;
 use crate::message;
+use crate::outgoing::{Outgoing, Pushed, Unsent};
 use crate::Report;
 
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
-/// What a request handler gives back: the encoded response, and what to
-/// report when something went wrong on our side.
-pub(crate) struct Answer {
-    pub(crate) response: Vec<u8>,
-    pub(crate) report: Option<Report>,
-}
-
-/// A request handler: the msgid and the raw params in, the response out.
-pub(crate) type RequestHandler = Arc<dyn Fn(u32, Bytes) -> BoxFuture<Answer> + Send + Sync>;
+/// A request handler: given the msgid, the raw params and the outgoing
+/// queue, it queues the response and gives what to report when something
+/// went wrong on our side.
+pub(crate) type RequestHandler =
+    Arc<dyn Fn(u32, Bytes, Arc<Outgoing>) -> BoxFuture<Option<Report>> + Send + Sync>;
 
 /// A notification handler: `Err` when the params did not decode.
 pub(crate) type NotificationHandler =
@@ -46,47 +43,72 @@ where
     Fut: Future<Output = Result<R, E>> + Send + 'static,
 {
     let method: Arc<str> = method.into();
-    Arc::new(move |msgid, params| {
+    Arc::new(move |msgid, params, outgoing| {
         let params = match msgpack_serde::from_slice::<P>(&params) {
             Ok(params) => params,
             Err(error) => {
                 let text = format!("invalid params for `{method}`: {error}");
-                let answer = Answer {
-                    response: message::failure(msgid, &text).expect("a string encodes"),
-                    report: Some(Report::BadParams {
-                        method: method.to_string(),
-                        error,
-                    }),
+                let pushed = outgoing
+                    .push(|out| message::write_failure(out, msgid, &text))
+                    .ok();
+                let report = Report::BadParams {
+                    method: method.to_string(),
+                    error,
                 };
-                return Box::pin(std::future::ready(answer));
+                return Box::pin(async move {
+                    wait_for_room(&outgoing, pushed).await;
+                    Some(report)
+                });
             }
         };
         let reply = handler(params);
         let method = Arc::clone(&method);
         Box::pin(async move {
-            let encoded = match reply.await {
-                Ok(result) => message::success(msgid, &result),
-                Err(error) => message::failure(msgid, &error),
+            // The reply is dropped before any wait for room, so that the
+            // future needs no `R: Send`.
+            let (pushed, report) = {
+                let reply = reply.await;
+                push_reply(&outgoing, msgid, &method, &reply)
             };
-            match encoded {
-                Ok(response) => Answer {
-                    response,
-                    report: None,
-                },
-                Err(error) => Answer {
-                    response: message::failure(
-                        msgid,
-                        &format!("the answer of `{method}` does not encode: {error}"),
-                    )
-                    .expect("a string encodes"),
-                    report: Some(Report::Encode {
-                        method: method.to_string(),
-                        error,
-                    }),
-                },
-            }
+            wait_for_room(&outgoing, pushed).await;
+            report
         })
     })
+}
+
+/// Queues `reply` as the response to `msgid`. One that does not encode is
+/// answered with an error saying so, and reported.
+fn push_reply<R: Serialize, E: Serialize>(
+    outgoing: &Outgoing,
+    msgid: u32,
+    method: &str,
+    reply: &Result<R, E>,
+) -> (Option<Pushed>, Option<Report>) {
+    let pushed = outgoing.push(|out| match reply {
+        Ok(result) => message::write_success(out, msgid, result),
+        Err(error) => message::write_failure(out, msgid, error),
+    });
+    match pushed {
+        Ok(pushed) => (Some(pushed), None),
+        Err(Unsent::Closed) => (None, None),
+        Err(Unsent::Encode(error)) => {
+            let text = format!("the answer of `{method}` does not encode: {error}");
+            let pushed = outgoing.push(|out| message::write_failure(out, msgid, &text));
+            let report = Report::Encode {
+                method: method.to_string(),
+                error,
+            };
+            (pushed.ok(), Some(report))
+        }
+    }
+}
+
+/// Queues a response that a full queue gave back, once there is room; a
+/// closing connection drops it.
+pub(crate) async fn wait_for_room(outgoing: &Outgoing, pushed: Option<Pushed>) {
+    if let Some(Pushed::Full(bytes)) = pushed {
+        let _ = outgoing.push_encoded(bytes).await;
+    }
 }
 
 /// Wraps a notification `handler` of typed params `P`.

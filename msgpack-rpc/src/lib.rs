@@ -40,6 +40,7 @@ mod error;
 mod handler;
 mod hash;
 pub mod message;
+mod outgoing;
 mod pending;
 mod transport;
 mod writer;

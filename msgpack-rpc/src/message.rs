@@ -217,22 +217,7 @@ pub fn request<P: Serialize + ?Sized>(
     method: &str,
     params: &P,
 ) -> msgpack_serde::Result<Vec<u8>> {
-    let mut bytes = msgpack_serde::to_vec(&(REQUEST, msgid, method))?;
-    bytes[0] = 0x94; // the triple's fixarray header, one longer
-    with_params(bytes, params)
-}
-
-/// Appends `params` to `bytes`, nil as the empty array.
-fn with_params<P: Serialize + ?Sized>(
-    mut bytes: Vec<u8>,
-    params: &P,
-) -> msgpack_serde::Result<Vec<u8>> {
-    let start = bytes.len();
-    msgpack_serde::to_writer(&mut bytes, params)?;
-    if bytes[start..] == [0xc0] {
-        bytes[start] = 0x90;
-    }
-    Ok(bytes)
+    encoded(|out| write_request(out, msgid, method, params))
 }
 
 /// Encodes the notification `[2, method, params]`, nil params as the
@@ -246,9 +231,7 @@ pub fn notification<P: Serialize + ?Sized>(
     method: &str,
     params: &P,
 ) -> msgpack_serde::Result<Vec<u8>> {
-    let mut bytes = msgpack_serde::to_vec(&(NOTIFICATION, method))?;
-    bytes[0] = 0x93; // the pair's fixarray header, one longer
-    with_params(bytes, params)
+    encoded(|out| write_notification(out, method, params))
 }
 
 /// Encodes the success response `[1, msgid, nil, result]`.
@@ -258,7 +241,7 @@ pub fn notification<P: Serialize + ?Sized>(
 /// assert_eq!(bytes, [0x94, 0x01, 0x09, 0xc0, 0x03]);
 /// ```
 pub fn success<R: Serialize + ?Sized>(msgid: u32, result: &R) -> msgpack_serde::Result<Vec<u8>> {
-    msgpack_serde::to_vec(&(RESPONSE, msgid, (), result))
+    encoded(|out| write_success(out, msgid, result))
 }
 
 /// Encodes the error response `[1, msgid, error, nil]`.
@@ -268,7 +251,68 @@ pub fn success<R: Serialize + ?Sized>(msgid: u32, result: &R) -> msgpack_serde::
 /// assert_eq!(bytes, [0x94, 0x01, 0x09, 0xa2, b'n', b'o', 0xc0]);
 /// ```
 pub fn failure<E: Serialize + ?Sized>(msgid: u32, error: &E) -> msgpack_serde::Result<Vec<u8>> {
-    msgpack_serde::to_vec(&(RESPONSE, msgid, error, ()))
+    encoded(|out| write_failure(out, msgid, error))
+}
+
+fn encoded(
+    write: impl FnOnce(&mut Vec<u8>) -> msgpack_serde::Result<()>,
+) -> msgpack_serde::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    write(&mut out)?;
+    Ok(out)
+}
+
+/// Appends [`request`]'s bytes to `out` (part of them, on an error).
+pub(crate) fn write_request<P: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    msgid: u32,
+    method: &str,
+    params: &P,
+) -> msgpack_serde::Result<()> {
+    let start = out.len();
+    msgpack_serde::to_writer(&mut *out, &(REQUEST, msgid, method))?;
+    out[start] = 0x94; // the triple's fixarray header, one longer
+    write_params(out, params)
+}
+
+/// Appends [`notification`]'s bytes to `out` (part of them, on an error).
+pub(crate) fn write_notification<P: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    method: &str,
+    params: &P,
+) -> msgpack_serde::Result<()> {
+    let start = out.len();
+    msgpack_serde::to_writer(&mut *out, &(NOTIFICATION, method))?;
+    out[start] = 0x93; // the pair's fixarray header, one longer
+    write_params(out, params)
+}
+
+/// Appends `params` to `out`, nil as the empty array.
+fn write_params<P: Serialize + ?Sized>(out: &mut Vec<u8>, params: &P) -> msgpack_serde::Result<()> {
+    let start = out.len();
+    msgpack_serde::to_writer(&mut *out, params)?;
+    if out[start..] == [0xc0] {
+        out[start] = 0x90;
+    }
+    Ok(())
+}
+
+/// Appends [`success`]'s bytes to `out` (part of them, on an error).
+pub(crate) fn write_success<R: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    msgid: u32,
+    result: &R,
+) -> msgpack_serde::Result<()> {
+    msgpack_serde::to_writer(out, &(RESPONSE, msgid, (), result))
+}
+
+/// Appends [`failure`]'s bytes to `out` (part of them, on an error).
+pub(crate) fn write_failure<E: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    msgid: u32,
+    error: &E,
+) -> msgpack_serde::Result<()> {
+    msgpack_serde::to_writer(out, &(RESPONSE, msgid, error, ()))
 }
 
 impl fmt::Debug for Message {

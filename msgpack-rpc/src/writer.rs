@@ -1,62 +1,46 @@
 //! The task that writes a connection's outgoing messages.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::mpsc;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
-/// Writes queued messages in batches, one flush a batch, until every
-/// sender is gone or the connection closes; then what is queued is still
-/// written, for at most `close_timeout` after the close, and the stream
-/// is shut down and dropped. A failed write closes the connection.
+use crate::outgoing::Outgoing;
+
+/// The buffer capacity a writer keeps between batches; a larger batch's
+/// is given back once written.
+const KEPT_CAPACITY: usize = 64 << 10;
+
+/// Writes the queued messages in batches, one write and one flush a
+/// batch (see [`Outgoing::take`]), until the queue closes; then what is
+/// queued is still written, for at most `close_timeout` after `closed` is
+/// cancelled, and the stream is shut down and dropped. A failed write
+/// closes the connection.
 ///
-/// A batch is what the queue holds once the first message is written.
-/// When that is more than one message the connection is busy, and the
-/// writer yields once before flushing, so that tasks about to queue (a
-/// reading task answering the requests of one read, callers woken by
-/// their responses) join the batch: a busy connection makes fewer,
-/// larger writes. A lone message is flushed at once, so a single call
-/// waits for no other task.
-///
-/// The close is watched only between batches, never during a write: a
-/// message is written whole or, past the timeout, the stream is dropped
+/// A batch is written whole or, past the timeout, the stream is dropped
 /// with it, not followed by the next one.
 pub(crate) async fn write_loop<W: AsyncWrite + Unpin>(
-    writer: W,
-    mut queue: mpsc::Receiver<Vec<u8>>,
+    mut writer: W,
+    outgoing: Arc<Outgoing>,
     closed: CancellationToken,
     close_timeout: Duration,
 ) {
     let writing = async {
-        let mut writer = BufWriter::with_capacity(64 << 10, writer);
-        let mut failed = false;
-        // One future for the whole loop, not one per batch.
-        let mut closing = std::pin::pin!(closed.cancelled());
+        let mut batch = Vec::new();
         loop {
-            let bytes = tokio::select! {
-                biased;
-                bytes = queue.recv() => bytes,
-                () = &mut closing => None,
-            };
-            let Some(bytes) = bytes else { break };
-            failed = writer.write_all(&bytes).await.is_err();
-            let mut batch = Batch::default();
-            failed = failed || batch.write_queued(&mut writer, &mut queue).await;
-            if !failed && batch.messages > 0 {
-                tokio::task::yield_now().await;
-                failed = batch.write_queued(&mut writer, &mut queue).await;
+            let taken = outgoing.take(&mut batch).await;
+            if taken.messages > 0
+                && (writer.write_all(&batch).await.is_err() || writer.flush().await.is_err())
+            {
+                return;
             }
-            failed = failed || writer.flush().await.is_err();
-            if failed {
-                break;
+            if taken.last {
+                let _ = writer.shutdown().await;
+                return;
             }
-        }
-        // Closing: nothing more is accepted; what is queued is written.
-        closed.cancel();
-        queue.close();
-        if !failed && !Batch::default().write_queued(&mut writer, &mut queue).await {
-            let _ = writer.shutdown().await;
+            batch.clear();
+            batch.shrink_to(KEPT_CAPACITY);
         }
     };
     let given_up = async {
@@ -67,30 +51,9 @@ pub(crate) async fn write_loop<W: AsyncWrite + Unpin>(
         () = writing => {}
         () = given_up => {}
     }
-}
-
-/// The messages written after a batch's first.
-#[derive(Default)]
-struct Batch {
-    messages: usize,
-}
-
-impl Batch {
-    /// Writes what the queue holds now, without waiting; `true` when a
-    /// write failed.
-    async fn write_queued<W: AsyncWrite + Unpin>(
-        &mut self,
-        writer: &mut BufWriter<W>,
-        queue: &mut mpsc::Receiver<Vec<u8>>,
-    ) -> bool {
-        while let Ok(bytes) = queue.try_recv() {
-            if writer.write_all(&bytes).await.is_err() {
-                return true;
-            }
-            self.messages += 1;
-        }
-        false
-    }
+    // Whether the queue closed or a write failed, nothing more is sent.
+    outgoing.close();
+    closed.cancel();
 }
 
 #[cfg(test)]
@@ -99,11 +62,10 @@ mod tests {
 
     use std::io;
     use std::pin::Pin;
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
     use std::task::{Context, Poll};
 
-    /// A stream that records each write it is given (a flush of the
-    /// `BufWriter` is one write here).
+    /// A stream that records each write it is given.
     #[derive(Clone, Default)]
     struct Writes(Arc<Mutex<Vec<Vec<u8>>>>);
 
@@ -130,32 +92,39 @@ mod tests {
     /// queued by tasks spawned after it, one task a list; gives the writes.
     async fn written(first: &[&[u8]], later: Vec<Vec<&'static [u8]>>) -> Vec<Vec<u8>> {
         let writes = Writes::default();
-        let (sender, queue) = mpsc::channel(64);
+        let outgoing = Arc::new(Outgoing::new(64));
         for message in first {
-            sender.try_send(message.to_vec()).unwrap();
+            outgoing.push(copy(message)).unwrap();
         }
         let writer = tokio::spawn(write_loop(
             writes.clone(),
-            queue,
+            Arc::clone(&outgoing),
             CancellationToken::new(),
             Duration::from_secs(1),
         ));
         let mut tasks = Vec::new();
         for messages in later {
-            let sender = sender.clone();
+            let outgoing = Arc::clone(&outgoing);
             tasks.push(tokio::spawn(async move {
                 for message in messages {
-                    sender.send(message.to_vec()).await.unwrap();
+                    outgoing.send(copy(message)).await.unwrap();
                 }
             }));
         }
-        drop(sender);
         for task in tasks {
             task.await.unwrap();
         }
+        outgoing.close();
         writer.await.unwrap();
         let writes = writes.0.lock().unwrap().clone();
         writes
+    }
+
+    fn copy(message: &[u8]) -> impl FnOnce(&mut Vec<u8>) -> Result<(), ()> + '_ {
+        move |queue: &mut Vec<u8>| {
+            queue.extend_from_slice(message);
+            Ok(())
+        }
     }
 
     #[tokio::test(flavor = "current_thread")]

@@ -197,6 +197,87 @@ async fn unknown_methods_and_bad_params_get_error_responses_and_serving_goes_on(
     );
 }
 
+/// Encodes its first element, then fails.
+struct Refuses;
+
+impl serde::Serialize for Refuses {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom("refused"))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_does_not_encode_is_an_error_and_nothing_of_it_is_sent() {
+    let reports = Reports::default();
+    let builder =
+        server(reports.builder()).handle(
+            "refuse",
+            |(): ()| async move { Ok::<_, Value>((1, Refuses)) },
+        );
+    let client = pair(builder, Builder::new()).await;
+    let error = client.call::<_, Value>("refuse", ()).await.unwrap_err();
+    assert_eq!(
+        error.remote_error(),
+        Some(&Value::from(
+            "the answer of `refuse` does not encode: refused"
+        ))
+    );
+    // Params that do not encode: an error here, and the request's head,
+    // already queued, is taken back.
+    let error = client
+        .call::<_, i64>("add", (1, Refuses))
+        .await
+        .unwrap_err();
+    assert_eq!(error.to_string(), "encoding the params: refused");
+    // Neither left anything behind on the wire.
+    let add = client.call::<_, i64>("add", (1, 2));
+    let added = tokio::time::timeout(Duration::from_secs(10), add).await;
+    assert_eq!(added.expect("the stream is intact").unwrap(), 3);
+    assert_eq!(reports.take(), ["encoding the answer of `refuse`: refused"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_that_sends_requests_but_does_not_read_is_pushed_back_then_answered() {
+    // A pipe of 64 bytes, one queued message and two handler slots: the
+    // answers fill the pipe and the queue, the next wait holding the
+    // slots, then reading stops and the peer's writes wait.
+    let (ours, theirs) = tokio::io::duplex(64);
+    let (read, write) = tokio::io::split(ours);
+    server(Builder::new())
+        .queue_len(1)
+        .max_concurrent_handlers(2)
+        .connect(read, write);
+    let (mut from_server, mut to_server) = tokio::io::split(theirs);
+    let requests: Vec<u8> = (0..100u32)
+        .flat_map(|msgid| msgpack_rpc::message::request(msgid, "add", &(1, 2)).unwrap())
+        .collect();
+    let writing = tokio::spawn(async move { to_server.write_all(&requests).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!writing.is_finished(), "the server stopped reading");
+    // Each answer is [1, msgid, nil, 3], five bytes for msgids below 128.
+    let mut answers = vec![0; 100 * 5];
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        from_server.read_exact(&mut answers),
+    )
+    .await
+    .expect("every answer comes once the peer reads")
+    .unwrap();
+    writing.await.unwrap().unwrap();
+    let mut msgids: Vec<u8> = answers
+        .chunks(5)
+        .map(|answer| {
+            assert_eq!(
+                [answer[0], answer[1], answer[3], answer[4]],
+                [0x94, 0x01, 0xc0, 0x03]
+            );
+            answer[2]
+        })
+        .collect();
+    msgids.sort_unstable();
+    assert_eq!(msgids, (0..100).collect::<Vec<u8>>());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_of_the_wrong_type_is_a_decode_error() {
     let client = pair(server(Builder::new()), Builder::new()).await;
