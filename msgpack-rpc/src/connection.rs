@@ -19,7 +19,7 @@ use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 
 use crate::handler::{self, Handlers};
-use crate::message::{self, Message};
+use crate::message::{self, Incoming};
 use crate::outgoing::{Outgoing, Pushed, Unsent};
 use crate::pending::{Pending, Refused, Response};
 use crate::writer::write_loop;
@@ -451,22 +451,23 @@ async fn dispatch<R: AsyncRead + Unpin>(
     tokio::spawn(notification_loop(queue));
     let report = &builder.on_report;
     loop {
-        let message = match frames.next().await {
+        let frame = match frames.next().await {
             None => break,
             Some(Err(error)) => {
                 report(Report::Stream(error));
                 break;
             }
-            Some(Ok(frame)) => match Message::parse_frame(frame) {
-                Ok(message) => message,
-                Err(error) => {
-                    report(Report::Malformed(error));
-                    continue;
-                }
-            },
+            Some(Ok(frame)) => frame,
+        };
+        let message = match message::parse_frame(&frame) {
+            Ok(message) => message,
+            Err(error) => {
+                report(Report::Malformed(error));
+                continue;
+            }
         };
         match message {
-            Message::Response {
+            Incoming::Response {
                 msgid,
                 error,
                 result,
@@ -486,15 +487,17 @@ async fn dispatch<R: AsyncRead + Unpin>(
                     None => report(Report::UnknownResponse { msgid }),
                 }
             }
-            Message::Request {
+            Incoming::Request {
                 msgid,
                 method,
                 params,
             } => {
                 let outgoing = &shared.outgoing;
-                let Some(handler) = builder.handlers.requests.get(&method) else {
+                let Some(handler) = builder.handlers.requests.get(method) else {
                     let text = format!("unknown method `{method}`");
-                    report(Report::UnknownMethod { method });
+                    report(Report::UnknownMethod {
+                        method: method.to_owned(),
+                    });
                     let pushed = outgoing
                         .push(|out| message::write_failure(out, msgid, &text))
                         .ok();
@@ -548,9 +551,11 @@ async fn dispatch<R: AsyncRead + Unpin>(
                     drop(slot);
                 });
             }
-            Message::Notification { method, params } => {
-                let Some(handler) = builder.handlers.notifications.get(&method) else {
-                    report(Report::UnknownNotification { method });
+            Incoming::Notification { method, params } => {
+                let Some(handler) = builder.handlers.notifications.get(method) else {
+                    report(Report::UnknownNotification {
+                        method: method.to_owned(),
+                    });
                     continue;
                 };
                 match handler(params) {

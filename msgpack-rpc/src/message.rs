@@ -112,76 +112,125 @@ impl Message {
     /// assert_eq!(error.to_string(), "malformed msgpack-rpc message: unknown type 3");
     /// ```
     pub fn parse(frame: Bytes) -> Result<Message, MessageError> {
-        Message::parse_as(frame, false)
+        parse_as(&frame, false).map(Incoming::into_message)
     }
+}
 
-    /// Parses a frame that [`MsgPackCodec`](msgpack_tokio::MsgPackCodec)
-    /// cut out, so known to be exactly one whole value: the message's last
-    /// element is the rest of it, taken without walking it again.
-    pub(crate) fn parse_frame(frame: Bytes) -> Result<Message, MessageError> {
-        Message::parse_as(frame, true)
-    }
+/// A message as the connection dispatches it: [`Message`] with the method
+/// name borrowed from the frame, so that a request costs no allocation
+/// for it.
+#[derive(Debug)]
+pub(crate) enum Incoming<'a> {
+    Request {
+        msgid: u32,
+        method: &'a str,
+        params: Bytes,
+    },
+    Response {
+        msgid: u32,
+        error: Bytes,
+        result: Bytes,
+    },
+    Notification {
+        method: &'a str,
+        params: Bytes,
+    },
+}
 
-    fn parse_as(frame: Bytes, whole: bool) -> Result<Message, MessageError> {
-        let last = |frame: &Bytes, reader: &mut Reader<'_>, what: &str| {
-            if whole {
-                let start = frame.len() - reader.remaining().len();
-                *reader = Reader::new(&[]);
-                Ok(frame.slice(start..))
-            } else {
-                value(frame, reader, what)
-            }
-        };
-        let mut reader = Reader::new(&frame);
-        let len = reader
-            .read_array_len()
-            .map_err(|_| MessageError::new("not an array"))?;
-        let kind = reader
-            .read_int::<u8>()
-            .map_err(|_| MessageError::new("the type is not 0, 1 or 2"))?;
-        let expected = match kind {
-            REQUEST | RESPONSE => 4,
-            NOTIFICATION => 3,
-            other => return Err(MessageError::new(format!("unknown type {other}"))),
-        };
-        if len != expected {
-            return Err(MessageError::new(format!(
-                "{} of {len} elements, not {expected}",
-                kind_name(kind)
-            )));
+impl Incoming<'_> {
+    fn into_message(self) -> Message {
+        match self {
+            Incoming::Request {
+                msgid,
+                method,
+                params,
+            } => Message::Request {
+                msgid,
+                method: method.to_owned(),
+                params,
+            },
+            Incoming::Response {
+                msgid,
+                error,
+                result,
+            } => Message::Response {
+                msgid,
+                error,
+                result,
+            },
+            Incoming::Notification { method, params } => Message::Notification {
+                method: method.to_owned(),
+                params,
+            },
         }
-        let msgid = |reader: &mut Reader<'_>| {
-            reader
-                .read_int::<u32>()
-                .map_err(|_| MessageError::new("the msgid is not a 32-bit unsigned integer"))
-        };
-        let method = |reader: &mut Reader<'_>| {
-            reader
-                .read_str()
-                .map(str::to_owned)
-                .map_err(|_| MessageError::new("the method is not a string"))
-        };
-        let message = match kind {
-            REQUEST => Message::Request {
-                msgid: msgid(&mut reader)?,
-                method: method(&mut reader)?,
-                params: last(&frame, &mut reader, "params")?,
-            },
-            RESPONSE => Message::Response {
-                msgid: msgid(&mut reader)?,
-                error: value(&frame, &mut reader, "error")?,
-                result: last(&frame, &mut reader, "result")?,
-            },
-            _ => Message::Notification {
-                method: method(&mut reader)?,
-                params: last(&frame, &mut reader, "params")?,
-            },
-        };
-        if !reader.remaining().is_empty() {
-            return Err(MessageError::new("trailing bytes after the message"));
-        }
-        Ok(message)
     }
+}
+
+/// Parses a frame that [`MsgPackCodec`](msgpack_tokio::MsgPackCodec) cut
+/// out, so known to be exactly one whole value: the message's last
+/// element is the rest of it, taken without walking it again.
+pub(crate) fn parse_frame(frame: &Bytes) -> Result<Incoming<'_>, MessageError> {
+    parse_as(frame, true)
+}
+
+fn parse_as(frame: &Bytes, whole: bool) -> Result<Incoming<'_>, MessageError> {
+    let last = |frame: &Bytes, reader: &mut Reader<'_>, what: &str| {
+        if whole {
+            let start = frame.len() - reader.remaining().len();
+            *reader = Reader::new(&[]);
+            Ok(frame.slice(start..))
+        } else {
+            value(frame, reader, what)
+        }
+    };
+    let mut reader = Reader::new(frame);
+    let len = reader
+        .read_array_len()
+        .map_err(|_| MessageError::new("not an array"))?;
+    let kind = reader
+        .read_int::<u8>()
+        .map_err(|_| MessageError::new("the type is not 0, 1 or 2"))?;
+    let expected = match kind {
+        REQUEST | RESPONSE => 4,
+        NOTIFICATION => 3,
+        other => return Err(MessageError::new(format!("unknown type {other}"))),
+    };
+    if len != expected {
+        return Err(MessageError::new(format!(
+            "{} of {len} elements, not {expected}",
+            kind_name(kind)
+        )));
+    }
+    let msgid = |reader: &mut Reader<'_>| {
+        reader
+            .read_int::<u32>()
+            .map_err(|_| MessageError::new("the msgid is not a 32-bit unsigned integer"))
+    };
+    fn method<'a>(reader: &mut Reader<'a>) -> Result<&'a str, MessageError> {
+        reader
+            .read_str()
+            .map_err(|_| MessageError::new("the method is not a string"))
+    }
+    let message = match kind {
+        REQUEST => Incoming::Request {
+            msgid: msgid(&mut reader)?,
+            method: method(&mut reader)?,
+            params: last(frame, &mut reader, "params")?,
+        },
+        RESPONSE => Incoming::Response {
+            msgid: msgid(&mut reader)?,
+            error: value(frame, &mut reader, "error")?,
+            result: last(frame, &mut reader, "result")?,
+        },
+        _ => Incoming::Notification {
+            method: method(&mut reader)?,
+            params: last(frame, &mut reader, "params")?,
+        },
+    };
+    if !reader.remaining().is_empty() {
+        return Err(MessageError::new("trailing bytes after the message"));
+    }
+    Ok(message)
 }
 
 /// The next value of `frame` (read by `reader`), as a slice of the frame.
@@ -507,13 +556,14 @@ mod tests {
         for bytes in messages {
             let frame = Bytes::from(bytes);
             assert_eq!(
-                Message::parse_frame(frame.clone()),
+                parse_frame(&frame).map(Incoming::into_message),
                 Message::parse(frame.clone()),
                 "{frame:02x?}"
             );
         }
         // The elements before the last are still checked.
-        let error = Message::parse_frame(Bytes::from_static(&[0x94, 0x00, 0x01, 0x07, 0x90]));
+        let frame = Bytes::from_static(&[0x94, 0x00, 0x01, 0x07, 0x90]);
+        let error = parse_frame(&frame);
         assert_eq!(
             error.unwrap_err().to_string(),
             "malformed msgpack-rpc message: the method is not a string"
