@@ -108,6 +108,19 @@ async fn calls_in_flight_finish_out_of_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_concurrent_calls_each_get_their_own_answer() {
     let client = pair(server(Builder::new()), Builder::new()).await;
+    a_thousand_calls(&client).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_concurrent_calls_through_queues_of_one_message() {
+    // Every queue full most of the time: callers and answers wait for
+    // room, and the server's answers take handler slots to wait in.
+    let small = || Builder::new().queue_len(1).max_concurrent_handlers(2);
+    let client = pair(server(small()), small()).await;
+    a_thousand_calls(&client).await;
+}
+
+async fn a_thousand_calls(client: &Connection) {
     let calls = (0..1000i64).map(|i| {
         let client = client.clone();
         tokio::spawn(async move { (i, client.call::<_, i64>("add", (i, 1_000_000)).await) })
