@@ -1,7 +1,9 @@
 //! `msgpack-bench --rpc`: round trips of msgpack-rpc on loopback TCP with
 //! a number of calls in flight on one connection, against the same calls
 //! as JSON-RPC over newline-delimited serde_json on the same transport,
-//! written the same way ([`json`]'s baseline).
+//! written the same way (the baseline, in `rpc/json.rs`: a reader task
+//! matching responses by id, lines encoded into one buffer that a writer
+//! task takes whole, the handler answered in the server's reading task).
 //!
 //! The call is `echo(record)` on the logs fixture's records: each reply
 //! is decoded into the record type and checked against what was sent.
