@@ -167,8 +167,7 @@ impl Builder {
     /// ```
     #[must_use]
     pub fn max_pending_calls(mut self, max: usize) -> Builder {
-        let most = Semaphore::MAX_PERMITS.min(u32::MAX as usize - 1);
-        self.max_pending_calls = max.clamp(1, most);
+        self.max_pending_calls = max.clamp(1, u32::MAX as usize - 1);
         self
     }
 

@@ -105,7 +105,7 @@ fn push_reply<R: Serialize, E: Serialize>(
 
 /// Queues a response that a full queue gave back, once there is room; a
 /// closing connection drops it.
-pub(crate) async fn wait_for_room(outgoing: &Outgoing, pushed: Option<Pushed>) {
+async fn wait_for_room(outgoing: &Outgoing, pushed: Option<Pushed>) {
     if let Some(Pushed::Full(bytes)) = pushed {
         let _ = outgoing.push_encoded(bytes).await;
     }

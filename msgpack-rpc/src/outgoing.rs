@@ -1,7 +1,7 @@
 //! The queue of a connection's outgoing messages: one buffer that callers
 //! and handlers encode into, and the writer takes whole.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::Notify;
 
@@ -64,6 +64,27 @@ pub(crate) struct Taken {
     pub(crate) last: bool,
 }
 
+/// A message being appended: dropped before it is done (its encoding
+/// failed or panicked), it takes its bytes back, so that the stream never
+/// carries part of a message.
+struct Appending<'a> {
+    bytes: &'a mut Vec<u8>,
+    start: usize,
+}
+
+impl Appending<'_> {
+    /// The message is whole: its bytes stay.
+    fn keep(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Appending<'_> {
+    fn drop(&mut self) {
+        self.bytes.truncate(self.start);
+    }
+}
+
 /// What [`Outgoing::take`] does next.
 enum Next {
     Take(Taken),
@@ -94,7 +115,7 @@ impl Outgoing {
         &self,
         encode: impl FnOnce(&mut Vec<u8>) -> Result<(), E>,
     ) -> Result<Pushed, Unsent<E>> {
-        let queue = self.queue.lock().expect("never poisoned");
+        let queue = self.lock();
         if queue.closed {
             return Err(Unsent::Closed);
         }
@@ -117,7 +138,7 @@ impl Outgoing {
             let mut room = std::pin::pin!(room);
             room.as_mut().enable();
             {
-                let queue = self.queue.lock().expect("never poisoned");
+                let queue = self.lock();
                 if queue.closed {
                     return Err(Closed);
                 }
@@ -140,11 +161,12 @@ impl Outgoing {
         mut queue: MutexGuard<'_, Queue>,
         encode: impl FnOnce(&mut Vec<u8>) -> Result<(), E>,
     ) -> Result<(), E> {
-        let start = queue.bytes.len();
-        if let Err(error) = encode(&mut queue.bytes) {
-            queue.bytes.truncate(start);
-            return Err(error);
-        }
+        let message = Appending {
+            start: queue.bytes.len(),
+            bytes: &mut queue.bytes,
+        };
+        encode(message.bytes)?;
+        message.keep();
         queue.messages += 1;
         let first = queue.messages == 1;
         drop(queue);
@@ -152,6 +174,12 @@ impl Outgoing {
             self.queued.notify_one();
         }
         Ok(())
+    }
+
+    /// The queue, locked. A lock poisoned by an `encode` that panicked is
+    /// taken all the same: [`Appending`] took the message's bytes back.
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Queues the message `encode` appends, waiting while the queue is
@@ -179,7 +207,7 @@ impl Outgoing {
         loop {
             let queued = self.queued.notified();
             let next = {
-                let mut queue = self.queue.lock().expect("never poisoned");
+                let mut queue = self.lock();
                 if queue.messages == 0 && !queue.closed {
                     Next::Wait
                 } else if queue.messages > 1 && !queue.closed && !yielded {
@@ -213,7 +241,7 @@ impl Outgoing {
     /// Accepts nothing more; what is queued is still taken, the last
     /// batch. Senders waiting for room get [`Unsent::Closed`].
     pub(crate) fn close(&self) {
-        self.queue.lock().expect("never poisoned").closed = true;
+        self.lock().closed = true;
         self.queued.notify_one();
         self.room.notify_waiters();
     }

@@ -291,6 +291,31 @@ async fn a_peer_that_sends_requests_but_does_not_read_is_pushed_back_then_answer
     assert_eq!(msgids, (0..100).collect::<Vec<u8>>());
 }
 
+/// Encodes part of an array, then panics: a bug in a user's `Serialize`.
+struct Panics;
+
+impl serde::Serialize for Panics {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(2))?;
+        seq.serialize_element(&1)?;
+        panic!("a bug in Serialize");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_serialize_that_panics_takes_down_its_call_only() {
+    let client = pair(server(Builder::new()), Builder::new()).await;
+    let calling = client.clone();
+    let panicked = tokio::spawn(async move { calling.call::<_, i64>("add", (Panics,)).await });
+    assert!(panicked.await.unwrap_err().is_panic());
+    // The half-written request was taken back and the queue's lock, held
+    // during the panic, still serves.
+    let add = client.call::<_, i64>("add", (1, 2));
+    let added = tokio::time::timeout(Duration::from_secs(10), add).await;
+    assert_eq!(added.expect("the stream is intact").unwrap(), 3);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_of_the_wrong_type_is_a_decode_error() {
     let client = pair(server(Builder::new()), Builder::new()).await;
