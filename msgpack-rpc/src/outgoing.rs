@@ -345,6 +345,61 @@ mod tests {
         );
     }
 
+    /// Takes a batch onto the end of `written`; how many messages it held.
+    async fn take(outgoing: &Outgoing, written: &mut Vec<u8>) -> usize {
+        let mut batch = Vec::new();
+        let taken = outgoing.take(&mut batch).await;
+        written.append(&mut batch);
+        taken.messages
+    }
+
+    proptest::proptest! {
+        /// Whatever mix of messages, failed encodings, full queues and
+        /// takes, the batches written are the messages queued, whole and
+        /// in order.
+        #[test]
+        fn the_batches_are_the_queued_messages_in_order(
+            steps in proptest::collection::vec(
+                (proptest::collection::vec(proptest::num::u8::ANY, 0..6), 0..4u8),
+                0..40,
+            ),
+        ) {
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            runtime.block_on(async {
+                let outgoing = Outgoing::new(3);
+                let (mut written, mut expected) = (Vec::new(), Vec::new());
+                for (message, action) in steps {
+                    // 0: an encoding that writes part, then fails; 1: a
+                    // take; otherwise a message.
+                    let fails = action == 0;
+                    let encode = |out: &mut Vec<u8>| {
+                        out.extend_from_slice(&message);
+                        if fails { Err(()) } else { Ok(()) }
+                    };
+                    if action == 1 {
+                        if outgoing.lock().messages > 0 {
+                            take(&outgoing, &mut written).await;
+                        }
+                        continue;
+                    }
+                    match outgoing.push(encode) {
+                        Ok(Pushed::Queued) => expected.extend_from_slice(&message),
+                        Ok(Pushed::Full(bytes)) => {
+                            proptest::prop_assert_eq!(take(&outgoing, &mut written).await, 3);
+                            outgoing.push_encoded(bytes).await.unwrap();
+                            expected.extend_from_slice(&message);
+                        }
+                        Err(error) => proptest::prop_assert!(fails && error == Unsent::Encode(())),
+                    }
+                }
+                outgoing.close();
+                take(&outgoing, &mut written).await;
+                proptest::prop_assert_eq!(written, expected);
+                Ok(())
+            })?;
+        }
+    }
+
     #[tokio::test(flavor = "current_thread")]
     async fn the_writer_waits_for_the_first_message() {
         let outgoing = Arc::new(Outgoing::new(4));
