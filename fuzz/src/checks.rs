@@ -14,7 +14,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 use super::budget;
-use super::types::{Order, Plain, Request};
+use super::types::{serde_path, Order, Plain, Point, Request, Span};
 
 /// Memory that any decode may use whatever its input.
 const BASE_BUDGET: usize = 64 * 1024;
@@ -444,10 +444,35 @@ macro_rules! round_trips {
 /// of 68 (71 bytes).
 const RELAY_GROWTH: usize = 16;
 
+/// `data` decodes as `W` (structs of floats our decoder reads whole) as
+/// it does as `S` (their serde-path twins), from a slice and from a
+/// reader: the same bytes when encoded again, or the same error.
+fn whole_reads_agree<W, S>(data: &[u8])
+where
+    W: DeserializeOwned + Serialize,
+    S: DeserializeOwned + Serialize,
+{
+    fn outcome<T: Serialize>(result: msgpack_serde::Result<T>) -> Result<Vec<u8>, String> {
+        match result {
+            Ok(value) => Ok(msgpack_serde::to_vec(&value).expect("a decoded value encodes")),
+            Err(error) => Err(error.to_string()),
+        }
+    }
+    let whole = outcome(msgpack_serde::from_slice::<W>(data));
+    let serde = outcome(msgpack_serde::from_slice::<S>(data));
+    assert_eq!(whole, serde, "from_slice");
+    let whole = outcome(msgpack_serde::from_reader::<_, W>(data));
+    let serde = outcome(msgpack_serde::from_reader::<_, S>(data));
+    assert_eq!(whole, serde, "from_reader");
+}
+
 /// Target `from_slice_derived`: whatever decodes as the derived `Order`,
 /// within the memory budget, round-trips in both struct modes (keeping
-/// its unknown fields), and reads the same from a reader.
+/// its unknown fields), and reads the same from a reader; structs of
+/// floats read whole decode as their serde-path twins do.
 pub fn from_slice_derived(data: &[u8]) {
+    whole_reads_agree::<Vec<Point>, Vec<serde_path::Point>>(data);
+    whole_reads_agree::<(Point, Vec<Span>), (serde_path::Point, Vec<serde_path::Span>)>(data);
     let Some(order) = agree::<Order>("Order", data) else {
         return;
     };

@@ -147,3 +147,55 @@ pub enum Auth<'a> {
 
 /// A plain serde type that owns its data, for `from_reader`.
 pub type Plain = (Kind, BTreeMap<String, Param>, Option<String>, Vec<u8>);
+
+/// A struct of floats, which our decoder reads whole (the derive's fast
+/// path), in map form, beside its twin in [`serde_path`].
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Point {
+    #[msgpack(tag = 1)]
+    pub x: f32,
+    #[msgpack(tag = 2)]
+    pub y: f32,
+    #[msgpack(tag = 3)]
+    pub z: f64,
+}
+
+/// A struct of floats in array form, with a gap at position 0.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+#[msgpack(array)]
+pub struct Span {
+    #[msgpack(tag = 1)]
+    pub start: f64,
+    #[msgpack(tag = 2)]
+    pub end: f64,
+}
+
+/// The same names and wire forms as [`Point`] and [`Span`], with each
+/// float behind a serde newtype, so the derive takes the serde path.
+pub mod serde_path {
+    use msgpack_serde::MsgPack;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[serde(transparent)]
+    pub struct Float<T>(pub T);
+
+    #[derive(MsgPack, Debug, Clone, PartialEq)]
+    pub struct Point {
+        #[msgpack(tag = 1)]
+        pub x: Float<f32>,
+        #[msgpack(tag = 2)]
+        pub y: Float<f32>,
+        #[msgpack(tag = 3)]
+        pub z: Float<f64>,
+    }
+
+    #[derive(MsgPack, Debug, Clone, PartialEq)]
+    #[msgpack(array)]
+    pub struct Span {
+        #[msgpack(tag = 1)]
+        pub start: Float<f64>,
+        #[msgpack(tag = 2)]
+        pub end: Float<f64>,
+    }
+}

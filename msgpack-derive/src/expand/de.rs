@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::parse_quote;
 use syn::spanned::Spanned;
 
-use super::omits_default;
+use super::{omits_default, whole};
 use crate::attr::{Container, Data, Field, FieldDefault, Style, Variant};
 
 /// The container's generics with `'de` in front: `'de: 'a` for each of
@@ -51,7 +51,9 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 quote!(#ident),
                 &expecting,
             );
+            let whole = whole::read(cont);
             quote! {
+                #whole
                 #visitor
                 const _: () = assert!(
                     #krate::__private::DECODING_UNITS == #DECODING_UNITS,

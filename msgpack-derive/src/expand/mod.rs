@@ -4,6 +4,7 @@ mod de;
 mod direct;
 mod schema;
 mod ser;
+mod whole;
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -15,6 +15,7 @@ use super::access::Items;
 use super::ext::ExtDeserializer;
 mod deserializer;
 mod numbers;
+pub(crate) mod whole;
 
 use crate::{Error, Result};
 

@@ -15,6 +15,7 @@ mod ext;
 use msgpack_core::{ErrorKind, Limits};
 use serde::de::{self, DeserializeSeed, Visitor};
 
+pub use decoder::whole::read_whole;
 pub(crate) use decoder::{Borrowed, Copied, Decoder};
 
 use crate::read::{IoRead, Read, SliceRead};
