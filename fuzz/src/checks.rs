@@ -14,7 +14,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 use super::budget;
-use super::types::{serde_path, Order, Plain, Point, Request, Span};
+use super::types::{serde_path, Order, Plain, Point, Request, Segment, Span};
 
 /// Memory that any decode may use whatever its input.
 const BASE_BUDGET: usize = 64 * 1024;
@@ -473,6 +473,7 @@ where
 pub fn from_slice_derived(data: &[u8]) {
     whole_reads_agree::<Vec<Point>, Vec<serde_path::Point>>(data);
     whole_reads_agree::<(Point, Vec<Span>), (serde_path::Point, Vec<serde_path::Span>)>(data);
+    whole_reads_agree::<Vec<Segment>, Vec<serde_path::Segment>>(data);
     let Some(order) = agree::<Order>("Order", data) else {
         return;
     };

@@ -170,8 +170,19 @@ pub struct Span {
     pub end: f64,
 }
 
-/// The same names and wire forms as [`Point`] and [`Span`], with each
-/// float behind a serde newtype, so the derive takes the serde path.
+/// Points in array form: structs of structs of floats, read whole too.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+#[msgpack(array)]
+pub struct Segment {
+    #[msgpack(tag = 0)]
+    pub from: Point,
+    #[msgpack(tag = 1)]
+    pub to: Point,
+}
+
+/// The same names and wire forms as [`Point`], [`Span`] and
+/// [`Segment`], with each float behind a serde newtype, so the derive
+/// takes the serde path.
 pub mod serde_path {
     use msgpack_serde::MsgPack;
     use serde::{Deserialize, Serialize};
@@ -197,5 +208,14 @@ pub mod serde_path {
         pub start: Float<f64>,
         #[msgpack(tag = 2)]
         pub end: Float<f64>,
+    }
+
+    #[derive(MsgPack, Debug, Clone, PartialEq)]
+    #[msgpack(array)]
+    pub struct Segment {
+        #[msgpack(tag = 0)]
+        pub from: Point,
+        #[msgpack(tag = 1)]
+        pub to: Point,
     }
 }

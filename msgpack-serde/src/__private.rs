@@ -15,7 +15,7 @@ pub mod schema {
     pub use super::{field, Probe, ViaDescribe, ViaTypeName};
     pub use crate::schema::*;
 }
-pub use crate::de::read_whole;
+pub use crate::de::{read_whole, Layout, LayoutBuilder, ViaNotWhole, ViaWhole, Whole, WholeBytes};
 pub use crate::ser::direct::{direct, Direct, Out, Via, ViaDirect, ViaSerde};
 pub use crate::{UnknownFields, Value};
 pub use serde;

@@ -1,5 +1,5 @@
-//! Structs of floats read whole (the derive's fast path when our decoder
-//! holds the bytes our encoder writes) decode exactly as the serde path
+//! Structs of floats, and of such structs, read whole (the derive's fast
+//! path when our decoder holds the bytes our encoder writes) decode exactly as the serde path
 //! does: the same values, bit for bit, and the same errors at the same
 //! offsets, under any limits, from a slice and from a reader. Each type
 //! has a twin of the same name and wire form whose fields are a serde
@@ -77,10 +77,10 @@ macro_rules! shapes {
             pub z: $f32,
         }
 
-        /// Tags out of order and of two widths.
+        /// Tags out of order, a three-byte key, floats of two widths.
         #[derive(MsgPack, Debug, Clone, Copy)]
         pub struct Mixed {
-            #[msgpack(tag = 7)]
+            #[msgpack(tag = 300)]
             pub wide: $f64,
             #[msgpack(tag = 2)]
             pub narrow: $f32,
@@ -100,6 +100,37 @@ macro_rules! shapes {
         #[msgpack(array)]
         pub struct Pair(#[msgpack(tag = 0)] pub $f64, #[msgpack(tag = 1)] pub $f64);
 
+        /// Structs of structs, a two-byte key.
+        #[derive(MsgPack, Debug, Clone, Copy)]
+        pub struct Triangle {
+            #[msgpack(tag = 1)]
+            pub a: Vec3,
+            #[msgpack(tag = 2)]
+            pub b: Vec3,
+            #[msgpack(tag = 200)]
+            pub normal: Vec3,
+        }
+
+        /// A struct, then a float: the struct's header is where the owed
+        /// elements are tightest.
+        #[derive(MsgPack, Debug, Clone, Copy)]
+        pub struct Weighted {
+            #[msgpack(tag = 1)]
+            pub point: Vec3,
+            #[msgpack(tag = 2)]
+            pub weight: f64,
+        }
+
+        /// Three levels, array form around map form, with a gap.
+        #[derive(MsgPack, Debug, Clone, Copy)]
+        #[msgpack(array)]
+        pub struct Segment {
+            #[msgpack(tag = 0)]
+            pub from: Triangle,
+            #[msgpack(tag = 2)]
+            pub to: Gaps,
+        }
+
         /// A struct that takes the serde path, holding the others.
         #[derive(MsgPack, Debug, Clone)]
         pub struct Shape {
@@ -111,6 +142,10 @@ macro_rules! shapes {
             pub gaps: Vec<Gaps>,
             #[msgpack(tag = 4)]
             pub pair: Option<Pair>,
+            #[msgpack(tag = 5)]
+            pub triangles: Vec<Triangle>,
+            #[msgpack(tag = 6)]
+            pub segment: Option<Segment>,
         }
 
         impl Bits for Vec3 {
@@ -137,6 +172,24 @@ macro_rules! shapes {
             }
         }
 
+        impl Bits for Triangle {
+            fn bits(&self) -> Vec<u64> {
+                [self.a.bits(), self.b.bits(), self.normal.bits()].concat()
+            }
+        }
+
+        impl Bits for Weighted {
+            fn bits(&self) -> Vec<u64> {
+                [self.point.bits(), vec![self.weight.bits()]].concat()
+            }
+        }
+
+        impl Bits for Segment {
+            fn bits(&self) -> Vec<u64> {
+                [self.from.bits(), self.to.bits()].concat()
+            }
+        }
+
         impl Bits for Shape {
             fn bits(&self) -> Vec<u64> {
                 let parts = [
@@ -144,6 +197,8 @@ macro_rules! shapes {
                     self.mixed.bits(),
                     self.gaps.bits(),
                     self.pair.bits(),
+                    self.triangles.bits(),
+                    self.segment.bits(),
                 ];
                 parts
                     .into_iter()
@@ -165,7 +220,7 @@ mod serde_path {
     shapes!(Serde<f32>, Serde<f64>);
 }
 
-use whole::{Gaps, Mixed, Pair, Shape, Vec3};
+use whole::{Gaps, Mixed, Pair, Segment, Shape, Triangle, Vec3, Weighted};
 
 /// What a decode gave: the floats' bits, or the error's text.
 fn outcome<T: Bits>(result: msgpack_serde::Result<T>) -> Result<Vec<u64>, String> {
@@ -209,7 +264,11 @@ fn agree_all(bytes: &[u8], limits: Limits) {
     agree::<Mixed, serde_path::Mixed>(bytes, limits);
     agree::<Gaps, serde_path::Gaps>(bytes, limits);
     agree::<Pair, serde_path::Pair>(bytes, limits);
+    agree::<Triangle, serde_path::Triangle>(bytes, limits);
+    agree::<Segment, serde_path::Segment>(bytes, limits);
     agree::<Shape, serde_path::Shape>(bytes, limits);
+    agree::<Vec<Triangle>, Vec<serde_path::Triangle>>(bytes, limits);
+    agree::<Vec<Weighted>, Vec<serde_path::Weighted>>(bytes, limits);
     agree::<Vec<Vec3>, Vec<serde_path::Vec3>>(bytes, limits);
     agree::<Vec<Gaps>, Vec<serde_path::Gaps>>(bytes, limits);
 }
@@ -231,18 +290,30 @@ fn gaps() -> impl Strategy<Value = Gaps> {
     (f64s(), f32s()).prop_map(|(a, b)| Gaps { a, b })
 }
 
+fn triangle() -> impl Strategy<Value = Triangle> {
+    (vec3(), vec3(), vec3()).prop_map(|(a, b, normal)| Triangle { a, b, normal })
+}
+
+fn segment() -> impl Strategy<Value = Segment> {
+    (triangle(), gaps()).prop_map(|(from, to)| Segment { from, to })
+}
+
 prop_compose! {
     fn shape()(
         points in vec(vec3(), 0..6),
         mixed in (f64s(), f32s()),
         gaps in vec(gaps(), 0..4),
         pair in proptest::option::of((f64s(), f64s())),
+        triangles in vec(triangle(), 0..4),
+        segment in proptest::option::of(segment()),
     ) -> Shape {
         Shape {
             points,
             mixed: Mixed { wide: mixed.0, narrow: mixed.1 },
             gaps,
             pair: pair.map(|(a, b)| Pair(a, b)),
+            triangles,
+            segment,
         }
     }
 }
@@ -266,6 +337,8 @@ fn near_patterns() -> impl Strategy<Value = Vec<u8>> {
         Just(vec![0xdc, 0x00, 0x03]),
         (0u8..8).prop_map(|key| vec![key]),
         Just(vec![0xcc, 0x01]),
+        Just(vec![0xcc, 0xc8]),
+        Just(vec![0xcd, 0x01, 0x2c]),
         Just(vec![0xc0]),
         any::<u32>().prop_map(|bits| [&[0xca][..], &bits.to_be_bytes()].concat()),
         any::<u64>().prop_map(|bits| [&[0xcb][..], &bits.to_be_bytes()].concat()),
@@ -283,7 +356,22 @@ fn encodings(shape: &Shape) -> Vec<Vec<u8>> {
         msgpack_serde::to_vec_with_config(shape, Config::named().human_readable(true)).unwrap(),
         msgpack_serde::to_vec(&shape.points).unwrap(),
         msgpack_serde::to_vec(&shape.gaps).unwrap(),
+        msgpack_serde::to_vec(&shape.triangles).unwrap(),
+        msgpack_serde::to_vec(&shape.segment).unwrap(),
     ]
+}
+
+#[test]
+fn structs_of_floats_and_of_such_structs_are_read_whole() {
+    use msgpack_serde::__private::Whole;
+    assert!(Vec3::layout().is_some());
+    assert!(Mixed::layout().is_some());
+    assert!(Gaps::layout().is_some());
+    assert!(Pair::layout().is_some());
+    assert!(Triangle::layout().is_some());
+    assert!(Segment::layout().is_some());
+    // Its fields' type has no `Whole` impl: the probe finds none.
+    assert!(serde_path::Triangle::layout().is_none());
 }
 
 #[test]
@@ -308,6 +396,37 @@ fn fixed_examples_decode_as_the_serde_path_does() {
     assert_eq!(bytes[..3], [0x94, 0xc0, 0xcb]);
     assert_eq!(bytes[11..], [0xc0, 0xca, 0x3f, 0x00, 0x00, 0x00]);
     agree_all(&bytes, Limits::default());
+    // Three levels: every prefix, and the depth each level needs.
+    let segment = Segment {
+        from: Triangle {
+            a: vec3,
+            b: vec3,
+            normal: vec3,
+        },
+        to: gaps,
+    };
+    let bytes = msgpack_serde::to_vec(&segment).unwrap();
+    assert_eq!(bytes[..4], [0x93, 0x83, 0x01, 0x83]);
+    for end in 0..=bytes.len() {
+        agree_all(&bytes[..end], Limits::default());
+    }
+    for depth in 1..=4 {
+        agree_all(&bytes, Limits::default().max_depth(depth));
+    }
+    // An array that declares more elements than its bytes can hold,
+    // then an invalid byte: the serde path stops at the first header
+    // whose owed elements cannot fit (the end of input), or reads the
+    // struct and stops at the invalid byte; so must the whole read.
+    let weighted = Weighted {
+        point: vec3,
+        weight: 2.5,
+    };
+    let body = msgpack_serde::to_vec(&weighted).unwrap();
+    assert_eq!(body.len(), 31);
+    for declared in 1..40 {
+        let bytes = [&[0xdc, 0x00, declared][..], &body, &[0xc1]].concat();
+        agree_all(&bytes, Limits::default());
+    }
     // Fields out of declaration order, a float as an integer, a missing
     // field, an unknown one: the serde path reads or refuses each.
     for bytes in [

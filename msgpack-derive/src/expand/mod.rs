@@ -1,4 +1,5 @@
-//! Generates the `Serialize`, `Deserialize` and `Schema` impls.
+//! Generates the `Serialize`, `Deserialize` and `Schema` impls, and
+//! `Whole` for the structs read whole.
 
 mod de;
 mod direct;
@@ -18,12 +19,14 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     let ser = ser::expand(cont);
     let de = de::expand(cont);
     let schema = schema::expand(cont);
+    let whole = whole::impl_whole(cont);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
             #ser
             #de
+            #whole
             #schema
         };
     }

@@ -1,157 +1,164 @@
-//! The whole-struct read of a struct of floats (points, vectors, colours,
-//! quaternions): when its bytes are exactly those our encoder writes for
-//! it, a fixed pattern of headers, keys and float markers, msgpack-serde's
-//! decoder hands them over at once and the struct is built from them with
-//! one bounds check, where the serde path pays a key dispatch, a slot and
-//! the limit accounting per field. Any other bytes (another key order,
-//! another width, an absent field, a peer's map keyed by name) and any
-//! other deserializer take the serde path, which decides every error.
+//! Whole reads: a struct whose fields are floats, or structs read whole
+//! themselves (points, vectors, triangles, colours), implements
+//! msgpack-serde's `Whole`, its fixed pattern of headers, keys, nils
+//! and float markers composed from its fields' by autoref
+//! specialization, and its `deserialize` first asks our decoder to read
+//! it whole (see msgpack-serde's `de/whole.rs`). Any other bytes (another
+//! key order, another width, an absent field, a peer's map keyed by
+//! name) and any other deserializer take the serde path, which decides
+//! every error.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::attr::{Container, Data, Field, Style};
 
-/// The longest struct read whole: its header is one byte (a fixmap of up
-/// to 15 fields, a fixarray of up to 15 positions).
+/// The most items a struct read whole has: its header is one byte (a
+/// fixmap of up to 15 fields, a fixarray of up to 15 positions).
 const MAX_ITEMS: u64 = 15;
 
-/// A field of a struct read whole: its type's marker and width.
-struct Float<'a> {
-    field: &'a Field<'a>,
-    marker: u8,
-    width: usize,
-}
+/// Types that are never read whole: left out at compile time rather than
+/// found out by the autoref probe at run time, so that most structs get
+/// no `Whole` impl to compile.
+const NOT_WHOLE: &[&str] = &[
+    "bool", "char", "str", "String", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
+    "i32", "i64", "i128", "isize",
+];
 
-/// The floats of a struct that is read whole: every field written, as
-/// `f32` or `f64` itself, without a `with` module, and few enough for a
-/// one-byte header. `None` for any other struct.
-fn floats<'a>(cont: &'a Container<'a>) -> Option<Vec<Float<'a>>> {
+/// The wire fields of a struct that may be read whole: a struct without
+/// generics whose every field is written, without a `with` module, and
+/// of a type named by a plain path (`f32`, `Vec3`, `geometry::Point`)
+/// that may be read whole, few enough for a one-byte header. `None` for
+/// any other struct.
+fn fields<'a>(cont: &'a Container<'a>) -> Option<&'a [Field<'a>]> {
     let Data::Struct(Style::Named | Style::Tuple, fields) = &cont.data else {
         return None;
     };
-    let floats = fields
+    let plain = fields
         .iter()
-        .map(|field| {
-            if !field.is_wire() || field.attrs.with.is_some() {
-                return None;
-            }
-            let (marker, width) = match primitive(field.ty)? {
-                "f32" => (0xca, 4),
-                "f64" => (0xcb, 8),
-                _ => return None,
-            };
-            Some(Float {
-                field,
-                marker,
-                width,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let items = match cont.attrs.array {
-        Some(_) => floats.iter().map(|f| f.field.tag() + 1).max()?,
-        None => floats.len() as u64,
-    };
-    (items <= MAX_ITEMS).then_some(floats)
+        .all(|field| field.is_wire() && field.attrs.with.is_none() && may_be_whole(field.ty));
+    if !plain || fields.is_empty() || !cont.generics.params.is_empty() {
+        return None;
+    }
+    (items(cont, fields) <= MAX_ITEMS).then_some(fields)
 }
 
-/// The name of a type written as one bare identifier (`f32`), seen
-/// through the invisible group a `macro_rules!` argument arrives in.
-fn primitive(mut ty: &syn::Type) -> Option<&'static str> {
+/// The items of the struct's header: its fields in map form, its
+/// positions (gaps included) in array form.
+fn items(cont: &Container<'_>, fields: &[Field<'_>]) -> u64 {
+    match cont.attrs.array {
+        Some(_) => fields.iter().map(|f| f.tag() + 1).max().unwrap_or(0),
+        None => fields.len() as u64,
+    }
+}
+
+/// Whether a field's type may be read whole: a path without generic
+/// arguments, seen through the invisible group a `macro_rules!` argument
+/// arrives in, that does not name a type that never is.
+fn may_be_whole(mut ty: &syn::Type) -> bool {
     while let syn::Type::Group(group) = ty {
         ty = &group.elem;
     }
     let syn::Type::Path(path) = ty else {
-        return None;
+        return false;
     };
-    let ident = path.path.get_ident().filter(|_| path.qself.is_none())?;
-    ["f32", "f64"].into_iter().find(|name| ident == name)
+    let plain = path.qself.is_none()
+        && path
+            .path
+            .segments
+            .iter()
+            .all(|segment| segment.arguments.is_none());
+    let last = path.path.segments.last();
+    plain && last.is_some_and(|last| !NOT_WHOLE.iter().any(|name| last.ident == name))
 }
 
-/// The statement that opens `deserialize` for a struct of floats: the
-/// struct, returned, when our decoder holds its bytes in the form our
-/// encoder writes; nothing for any other struct.
-pub fn read(cont: &Container<'_>) -> TokenStream {
-    let Some(floats) = floats(cont) else {
+/// The `Whole` impl of a struct that may be read whole; nothing for any
+/// other.
+pub fn impl_whole(cont: &Container<'_>) -> TokenStream {
+    let Some(fields) = fields(cont) else {
         return quote!();
     };
     let private = {
         let krate = &cont.attrs.crate_path;
         quote!(#krate::__private)
     };
-    // The pattern of the bytes, with a binding for each float's bytes,
-    // and the values the decoder counts: keys and values of a map, the
-    // positions (gaps included) of an array.
-    let mut pattern: Vec<TokenStream> = Vec::new();
+    // The struct's items in the order they are written, as steps of the
+    // layout and of the read.
+    let mut layout = Vec::new();
+    let mut read = Vec::new();
     let mut members = Vec::new();
-    let values = match cont.attrs.array {
+    let via = |ty: &syn::Type| quote!((&#private::Via::<#ty>::new()));
+    let mut field_step = |field: &Field<'_>, layout: &mut Vec<TokenStream>, read: &mut Vec<_>| {
+        let via = via(field.ty);
+        let binding = format_ident!("__field{}", members.len());
+        layout.push(quote!(.field(#via.whole_layout())?));
+        read.push(quote!(let #binding = #via.whole_read(__bytes)?;));
+        let member = &field.member;
+        members.push(quote!(#member: #binding));
+    };
+    let items = items(cont, fields);
+    let (open, header) = match cont.attrs.array {
         Some(_) => {
-            let mut by_tag: Vec<&Float<'_>> = floats.iter().collect();
-            by_tag.sort_by_key(|f| f.field.tag());
-            let len = by_tag.last().map_or(0, |f| f.field.tag() + 1);
-            pattern.push(byte(0x90 | len as u8));
+            let mut by_tag: Vec<&Field<'_>> = fields.iter().collect();
+            by_tag.sort_by_key(|f| f.tag());
             let mut next = 0;
-            for float in by_tag {
-                for _ in next..float.field.tag() {
-                    pattern.push(byte(0xc0));
+            for field in by_tag {
+                for _ in next..field.tag() {
+                    layout.push(quote!(.nil()));
+                    read.push(quote!(__bytes.byte(0xc0)?;));
                 }
-                members.push(float_bytes(float, members.len(), &mut pattern));
-                next = float.field.tag() + 1;
+                field_step(field, &mut layout, &mut read);
+                next = field.tag() + 1;
             }
-            len
+            (quote!(array), 0x90 | items as u8)
         }
         None => {
-            pattern.push(byte(0x80 | floats.len() as u8));
-            for float in &floats {
-                pattern.extend(uint(float.field.tag()).into_iter().map(byte));
-                members.push(float_bytes(float, members.len(), &mut pattern));
+            for field in fields {
+                let tag = field.tag();
+                layout.push(quote!(.key(#tag)));
+                read.push(quote!(__bytes.key(#tag)?;));
+                field_step(field, &mut layout, &mut read);
             }
-            2 * floats.len() as u64
+            (quote!(map), 0x80 | items as u8)
         }
     };
-    let values = values as u32;
-    let len = pattern.len();
+    let items = items as usize;
+    let ident = cont.ident;
     quote! {
-        let mut __deserializer = __deserializer;
-        if let #private::Some(__value) = #private::read_whole::<_, _, #len>(
-            &mut __deserializer,
-            #values,
-            |__bytes| match __bytes {
-                [#(#pattern),*] => #private::Some(Self { #(#members),* }),
-                _ => #private::None,
-            },
-        ) {
-            return #private::Ok(__value);
+        #[automatically_derived]
+        impl #private::Whole for #ident {
+            #[inline(always)]
+            fn layout() -> #private::Option<#private::Layout> {
+                use #private::{ViaNotWhole as _, ViaWhole as _};
+                #private::Layout::#open(#items) #(#layout)* .finish()
+            }
+
+            #[inline(always)]
+            fn read(__bytes: &mut #private::WholeBytes<'_>) -> #private::Option<Self> {
+                use #private::{ViaNotWhole as _, ViaWhole as _};
+                __bytes.byte(#header)?;
+                #(#read)*
+                #private::Some(Self { #(#members),* })
+            }
         }
     }
 }
 
-/// Pushes `float`'s marker and a binding for each of its bytes onto
-/// `pattern`; gives the field's initializer from those bindings.
-fn float_bytes(float: &Float<'_>, index: usize, pattern: &mut Vec<TokenStream>) -> TokenStream {
-    pattern.push(byte(float.marker));
-    let bindings: Vec<_> = (0..float.width)
-        .map(|i| format_ident!("__b{}_{}", index, i))
-        .collect();
-    pattern.extend(bindings.iter().map(|b| quote!(#b)));
-    let member = &float.field.member;
-    let ty = float.field.ty;
-    quote!(#member: <#ty>::from_be_bytes([#(*#bindings),*]))
-}
-
-/// A byte of the pattern, as a literal.
-fn byte(value: u8) -> TokenStream {
-    let literal = Literal::u8_unsuffixed(value);
-    quote!(#literal)
-}
-
-/// A tag as our encoder writes it as a map key: its smallest unsigned form.
-fn uint(tag: u64) -> Vec<u8> {
-    match tag {
-        0..=0x7f => vec![tag as u8],
-        0x80..=0xff => vec![0xcc, tag as u8],
-        0x100..=0xffff => [&[0xcd][..], &(tag as u16).to_be_bytes()].concat(),
-        0x1_0000..=0xffff_ffff => [&[0xce][..], &(tag as u32).to_be_bytes()].concat(),
-        _ => [&[0xcf][..], &tag.to_be_bytes()].concat(),
+/// The statement that opens `deserialize` for a struct that may be read
+/// whole: the struct, returned, when our decoder reads it whole; nothing
+/// for any other struct.
+pub fn read(cont: &Container<'_>) -> TokenStream {
+    if fields(cont).is_none() {
+        return quote!();
+    }
+    let private = {
+        let krate = &cont.attrs.crate_path;
+        quote!(#krate::__private)
+    };
+    quote! {
+        let mut __deserializer = __deserializer;
+        if let #private::Some(__value) = #private::read_whole::<_, Self>(&mut __deserializer) {
+            return #private::Ok(__value);
+        }
     }
 }

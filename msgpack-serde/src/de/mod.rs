@@ -7,16 +7,20 @@
 //!   paths; `decoder/deserializer.rs`: its serde `Deserializer` impl.
 //! - `access.rs`: the elements of arrays, maps and enum variants.
 //! - `ext.rs`: extensions as serde sees them.
+//! - `whole.rs`: types read whole (derived structs of floats), and
+//!   `decoder/whole.rs`: our decoder found behind a deserializer for them.
 
 mod access;
 mod decoder;
 mod ext;
+mod whole;
 
 use msgpack_core::{ErrorKind, Limits};
 use serde::de::{self, DeserializeSeed, Visitor};
 
 pub use decoder::whole::read_whole;
 pub(crate) use decoder::{Borrowed, Copied, Decoder};
+pub use whole::{Layout, LayoutBuilder, ViaNotWhole, ViaWhole, Whole, WholeBytes};
 
 use crate::read::{IoRead, Read, SliceRead};
 use crate::{Error, Result, StreamDeserializer};

@@ -1,13 +1,10 @@
-//! Whole structs read at once: a struct of floats that `#[derive(MsgPack)]`
-//! reads from the bytes our encoder writes for it (a fixed pattern of
-//! header, keys and markers around the floats' bytes), with one bounds
-//! check, when the decoder is ours; anything else goes through serde.
-//!
-//! The limits are those the serde path applies to the same container
-//! (depth, values, the owed count), checked, not charged differently:
-//! when one would fail, the whole read declines and the serde path
-//! reports the error, at its offset. So a value, and every error, are
-//! the serde path's, which `tests/tests/derive_whole.rs` checks.
+//! Our decoder behind a deserializer, found for a type read whole
+//! (`de/whole.rs`): when the bytes at the reader are in the type's
+//! pattern and the limits the serde path applies to them allow it, the
+//! value is read from them at once; otherwise nothing is read and the
+//! serde path decodes the value and reports every error, at its offset.
+//! So a value, and every error, are the serde path's, which
+//! `tests/tests/derive_whole.rs` checks.
 //!
 //! This module holds the cast that finds our decoder behind the
 //! deserializer's type.
@@ -15,65 +12,63 @@
 #![allow(unsafe_code)]
 
 use super::{Borrowed, Copied, Decoder};
+use crate::de::whole::{Whole, WholeBytes};
 
 impl<M> Decoder<'_, M> {
-    /// The container of `values` values (map keys and values, or array
-    /// elements) at the reader, read by `read` from its `L` bytes, when
-    /// they are there, the limits allow it and `read` takes them;
-    /// otherwise `None`, nothing read.
+    /// A `T` read whole from the bytes at the reader, when they are in
+    /// its pattern and the limits allow what the serde path would charge
+    /// for them; otherwise `None`, nothing read.
     #[inline(always)]
-    fn whole<T, const L: usize>(
-        &mut self,
-        values: u32,
-        read: impl FnOnce(&[u8; L]) -> Option<T>,
-    ) -> Option<T> {
+    fn whole<T: Whole>(&mut self) -> Option<T> {
+        let layout = T::layout()?;
         let rest = self.reader.remaining();
-        let bytes = rest.first_chunk::<L>()?;
-        // `open`'s checks, after a one-byte header: one more level, the
-        // values within the value limit, and within what the rest of the
-        // input could hold beside what enclosing containers still owe.
-        // Reading the container pays back what it claims, so only the
-        // value limit is charged.
-        let values_fit = values as usize <= self.values_left;
-        let owed_fit = self.owed.claimed(values as u64, rest.len() - 1).is_some();
-        if self.depth_left == 0 || !values_fit || !owed_fit {
+        let bytes = rest.get(..layout.len())?;
+        // `open`'s checks at each of the value's containers: depth for
+        // the deepest, the value limit for all of them together, and
+        // the owed elements, the enclosing containers' among them, within
+        // the rest of the input at the tightest. Reading the value pays
+        // back every element it claims, so only the value limit is
+        // charged. A human-readable decoder's serde path may read keys
+        // by name: it takes that path.
+        let fits = layout.depth() <= self.depth_left
+            && layout.values() <= self.values_left
+            && self
+                .owed
+                .claimed(layout.reach() as u64, rest.len())
+                .is_some();
+        if !fits || self.human_readable {
             return None;
         }
-        let value = read(bytes)?;
-        self.reader.consume(L);
-        self.values_left -= values as usize;
+        let mut bytes = WholeBytes::new(bytes);
+        let value = T::read(&mut bytes).filter(|_| bytes.is_empty())?;
+        self.reader.consume(layout.len());
+        self.values_left -= layout.values();
         Some(value)
     }
 }
 
-/// What a derived struct of floats calls first: `read` given the `L`
-/// bytes at the reader when `deserializer` is our decoder (borrowing or
-/// copying) and the container they start (of `values` values) is within
-/// its limits, its value returned and the bytes consumed when `read`
-/// takes them; `None`, nothing read, otherwise.
+/// What a derived type read whole calls first: the value read whole
+/// when `deserializer` is our decoder (borrowing or copying) and the
+/// bytes at its reader allow it (see `Decoder::whole`); `None`,
+/// nothing read, otherwise.
 #[inline(always)]
-pub fn read_whole<D, T, const L: usize>(
-    deserializer: &mut D,
-    values: u32,
-    read: impl FnOnce(&[u8; L]) -> Option<T>,
-) -> Option<T> {
+pub fn read_whole<D, T: Whole + 'static>(deserializer: &mut D) -> Option<T> {
     // The type tests are constants: all but the one that holds fold away.
     let id = typeid::of::<D>();
     if id == typeid::of::<&mut Decoder<'_, Borrowed>>() {
         // SAFETY: `D` is `&'x mut Decoder<'a, Borrowed>` for some `'x`
         // and `'a`: the ids are equal, and they differ only in
         // lifetimes. The cast names others, but nothing borrowed leaves
-        // this call: `read` sees the bytes for its duration and gives
-        // back a `T` that cannot borrow them (it is chosen by the
-        // caller, for any lifetime of the bytes), and only counts and
-        // the position are written.
+        // this call: `T::read` sees the bytes for its duration and gives
+        // back a `T`, which has no lifetime to borrow them for, and only
+        // counts and the position are written.
         let decoder =
             unsafe { &mut **(deserializer as *mut D).cast::<&mut Decoder<'_, Borrowed>>() };
-        decoder.whole(values, read)
+        decoder.whole()
     } else if id == typeid::of::<&mut Decoder<'_, Copied>>() {
         // SAFETY: as above, for `Copied`.
         let decoder = unsafe { &mut **(deserializer as *mut D).cast::<&mut Decoder<'_, Copied>>() };
-        decoder.whole(values, read)
+        decoder.whole()
     } else {
         None
     }
@@ -84,6 +79,7 @@ mod tests {
     use serde::{Deserialize, Deserializer};
 
     use super::read_whole;
+    use crate::de::whole::{Layout, Whole, WholeBytes};
     use crate::Limits;
 
     /// Which way a value was read.
@@ -93,79 +89,138 @@ mod tests {
         Serde,
     }
 
-    /// Two small integers, read whole when they are `[a, b]` as two
-    /// fixints, through serde otherwise.
+    /// Two floats, `[a, b]`: read whole by our decoder when it can, by
+    /// serde's tuple otherwise, and saying which.
     #[derive(Debug, PartialEq)]
-    struct Pair(Path, u8, u8);
+    struct Pair(Path, f32, f32);
+
+    impl Whole for Pair {
+        fn layout() -> Option<Layout> {
+            Layout::array(2)
+                .field(f32::layout())?
+                .field(f32::layout())?
+                .finish()
+        }
+
+        fn read(bytes: &mut WholeBytes<'_>) -> Option<Self> {
+            bytes.byte(0x92)?;
+            Some(Pair(Path::Whole, f32::read(bytes)?, f32::read(bytes)?))
+        }
+    }
 
     impl<'de> Deserialize<'de> for Pair {
         fn deserialize<D: Deserializer<'de>>(mut deserializer: D) -> Result<Self, D::Error> {
-            let whole = read_whole::<_, _, 3>(&mut deserializer, 2, |bytes| match *bytes {
-                [0x92, a @ 0..=0x7f, b @ 0..=0x7f] => Some((a, b)),
-                _ => None,
-            });
-            if let Some((a, b)) = whole {
-                return Ok(Pair(Path::Whole, a, b));
+            if let Some(pair) = read_whole(&mut deserializer) {
+                return Ok(pair);
             }
-            let (a, b) = <(u8, u8)>::deserialize(deserializer)?;
+            let (a, b) = <(f32, f32)>::deserialize(deserializer)?;
             Ok(Pair(Path::Serde, a, b))
         }
     }
+
+    /// `[1.0, 2.0]` as our encoder writes it.
+    const PAIR: [u8; 11] = [0x92, 0xca, 0x3f, 0x80, 0, 0, 0xca, 0x40, 0, 0, 0];
 
     fn with_limits<'de, T: Deserialize<'de>>(bytes: &'de [u8], limits: Limits) -> crate::Result<T> {
         crate::de::from_slice_with_limits(bytes, limits)
     }
 
     #[test]
+    fn the_layout_counts_what_the_serde_path_charges() {
+        let pair = Pair::layout().unwrap();
+        assert_eq!(
+            (pair.len(), pair.values(), pair.depth(), pair.reach()),
+            (11, 2, 1, 3)
+        );
+        // `{1: [a, b], 300: [c, d]}`: the map's header reaches 1 + 4;
+        // the first pair's, 3 + 2 + the map's 2 still owed (key 300 and
+        // its pair) = 7; the second pair's, 17 + 2 = 19, the most.
+        let map = Layout::map(2)
+            .key(1)
+            .field(Some(pair))
+            .unwrap()
+            .key(300)
+            .field(Some(pair))
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert_eq!(
+            (map.len(), map.values(), map.depth()),
+            (1 + 1 + 11 + 3 + 11, 4 + 2 + 2, 2)
+        );
+        assert_eq!(map.reach(), 19);
+        let first_only = Layout::map(2)
+            .key(1)
+            .field(Some(pair))
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert_eq!(first_only.reach(), 7);
+    }
+
+    #[test]
     fn our_decoder_hands_over_the_bytes() {
-        let pair: Pair = crate::from_slice(&[0x92, 0x01, 0x02]).unwrap();
-        assert_eq!(pair, Pair(Path::Whole, 1, 2));
-        let pairs: Vec<Pair> =
-            crate::from_slice(&[0x92, 0x92, 0x01, 0x02, 0x92, 0x03, 0x04]).unwrap();
-        assert_eq!(pairs, [Pair(Path::Whole, 1, 2), Pair(Path::Whole, 3, 4)]);
+        let pair: Pair = crate::from_slice(&PAIR).unwrap();
+        assert_eq!(pair, Pair(Path::Whole, 1.0, 2.0));
+        let bytes = [&[0x92][..], &PAIR, &PAIR].concat();
+        let pairs: Vec<Pair> = crate::from_slice(&bytes).unwrap();
+        assert_eq!(
+            pairs,
+            [Pair(Path::Whole, 1.0, 2.0), Pair(Path::Whole, 1.0, 2.0)]
+        );
         // From a reader, the decoder over each framed value copies.
-        let input: &[u8] = &[0x91, 0x92, 0x05, 0x06];
-        let pairs: Vec<Pair> = crate::from_reader(input).unwrap();
-        assert_eq!(pairs, [Pair(Path::Whole, 5, 6)]);
+        let bytes = [&[0x91][..], &PAIR].concat();
+        let pairs: Vec<Pair> = crate::from_reader(&bytes[..]).unwrap();
+        assert_eq!(pairs, [Pair(Path::Whole, 1.0, 2.0)]);
     }
 
     #[test]
     fn other_bytes_and_other_deserializers_take_the_serde_path() {
-        let pair: Pair = crate::from_slice(&[0x92, 0xcc, 0x80, 0x02]).unwrap();
-        assert_eq!(pair, Pair(Path::Serde, 0x80, 2));
+        // A float as an integer.
+        let pair: Pair = crate::from_slice(&[0x92, 0x01, 0xca, 0x40, 0, 0, 0]).unwrap();
+        assert_eq!(pair, Pair(Path::Serde, 1.0, 2.0));
         let pair: Pair = serde_json::from_str("[1, 2]").unwrap();
-        assert_eq!(pair, Pair(Path::Serde, 1, 2));
+        assert_eq!(pair, Pair(Path::Serde, 1.0, 2.0));
+        // A human-readable decoder.
+        let bytes = [&[0x91][..], &PAIR].concat();
+        let mut de = crate::Deserializer::from_slice(&bytes).human_readable(true);
+        let pairs = Vec::<Pair>::deserialize(&mut de).unwrap();
+        assert_eq!(pairs, [Pair(Path::Serde, 1.0, 2.0)]);
         // Too short to hold the pattern: the serde path reports the end.
-        let error = crate::from_slice::<Pair>(&[0x92, 0x01]).unwrap_err();
-        assert_eq!(error.to_string(), "unexpected end of input at offset 2");
+        let error = crate::from_slice::<Pair>(&PAIR[..10]).unwrap_err();
+        assert_eq!(error.to_string(), "unexpected end of input at offset 10");
     }
 
     #[test]
     fn a_read_the_limits_refuse_is_the_serde_paths_error() {
         // Depth: the pair is one level below the vector.
-        let bytes = [0x91, 0x92, 0x01, 0x02];
+        let bytes = [&[0x91][..], &PAIR].concat();
         let error = with_limits::<Vec<Pair>>(&bytes, Limits::default().max_depth(1)).unwrap_err();
         assert_eq!(
             error.to_string(),
             "nesting exceeds the depth limit of 1 at offset 1"
         );
         let pairs = with_limits::<Vec<Pair>>(&bytes, Limits::default().max_depth(2)).unwrap();
-        assert_eq!(pairs, [Pair(Path::Whole, 1, 2)]);
+        assert_eq!(pairs, [Pair(Path::Whole, 1.0, 2.0)]);
         // Values: the pair is three of them.
-        let bytes = [0x92, 0x01, 0x02];
-        let error = with_limits::<Pair>(&bytes, Limits::default().max_values(2)).unwrap_err();
+        let error = with_limits::<Pair>(&PAIR, Limits::default().max_values(2)).unwrap_err();
         assert_eq!(
             error.to_string(),
             "more values than the limit of 2 at offset 0"
         );
-        let pair = with_limits::<Pair>(&bytes, Limits::default().max_values(3)).unwrap();
-        assert_eq!(pair, Pair(Path::Whole, 1, 2));
-        // What the enclosing array still owes must fit beside the pair:
-        // three elements declared, one pair's bytes given.
-        let bytes = [0x93, 0x92, 0x01, 0x02];
-        let error = crate::from_slice::<Vec<Pair>>(&bytes).unwrap_err();
-        let serde_error = crate::from_slice::<Vec<(u8, u8)>>(&bytes).unwrap_err();
-        assert_eq!(error.to_string(), serde_error.to_string());
-        assert_eq!(error.to_string(), "unexpected end of input at offset 4");
+        let pair = with_limits::<Pair>(&PAIR, Limits::default().max_values(3)).unwrap();
+        assert_eq!(pair, Pair(Path::Whole, 1.0, 2.0));
+        // What the enclosing array still owes must fit beside the pair's
+        // two elements in the ten bytes after its header: eight do (the
+        // pair is read, then the array ends short), nine do not (the
+        // serde path stops at the pair's header), and either way the
+        // error is the serde path's.
+        for declared in 8..=11 {
+            let bytes = [&[0xdc, 0x00, declared][..], &PAIR].concat();
+            let error = crate::from_slice::<Vec<Pair>>(&bytes).unwrap_err();
+            let serde_error = crate::from_slice::<Vec<(f32, f32)>>(&bytes).unwrap_err();
+            assert_eq!(error.to_string(), serde_error.to_string());
+            assert_eq!(error.to_string(), "unexpected end of input at offset 14");
+        }
     }
 }
