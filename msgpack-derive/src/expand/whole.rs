@@ -96,7 +96,7 @@ pub fn impl_whole(cont: &Container<'_>) -> TokenStream {
         let member = &field.member;
         members.push(quote!(#member: #binding));
     };
-    let items = items(cont, fields);
+    let len = items(cont, fields);
     let (open, header) = match cont.attrs.array {
         Some(_) => {
             let mut by_tag: Vec<&Field<'_>> = fields.iter().collect();
@@ -110,7 +110,7 @@ pub fn impl_whole(cont: &Container<'_>) -> TokenStream {
                 field_step(field, &mut layout, &mut read);
                 next = field.tag() + 1;
             }
-            (quote!(array), 0x90 | items as u8)
+            (quote!(array), 0x90 | len as u8)
         }
         None => {
             for field in fields {
@@ -119,10 +119,10 @@ pub fn impl_whole(cont: &Container<'_>) -> TokenStream {
                 read.push(quote!(__bytes.key(#tag)?;));
                 field_step(field, &mut layout, &mut read);
             }
-            (quote!(map), 0x80 | items as u8)
+            (quote!(map), 0x80 | len as u8)
         }
     };
-    let items = items as usize;
+    let len = len as usize;
     let ident = cont.ident;
     quote! {
         #[automatically_derived]
@@ -130,7 +130,7 @@ pub fn impl_whole(cont: &Container<'_>) -> TokenStream {
             #[inline(always)]
             fn layout() -> #private::Option<#private::Layout> {
                 use #private::{ViaNotWhole as _, ViaWhole as _};
-                #private::Layout::#open(#items) #(#layout)* .finish()
+                #private::Layout::#open(#len) #(#layout)* .finish()
             }
 
             #[inline(always)]
