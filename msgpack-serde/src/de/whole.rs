@@ -112,7 +112,7 @@ impl LayoutBuilder {
     #[inline(always)]
     pub const fn key(mut self, tag: u64) -> LayoutBuilder {
         self.layout.len += uint_len(tag);
-        self.owed -= 1;
+        self.owed = self.owed.saturating_sub(1);
         self
     }
 
@@ -120,7 +120,7 @@ impl LayoutBuilder {
     #[inline(always)]
     pub const fn nil(mut self) -> LayoutBuilder {
         self.layout.len += 1;
-        self.owed -= 1;
+        self.owed = self.owed.saturating_sub(1);
         self
     }
 
@@ -131,7 +131,7 @@ impl LayoutBuilder {
         let Some(field) = field else {
             return None;
         };
-        self.owed -= 1;
+        self.owed = self.owed.saturating_sub(1);
         if field.depth > 0 {
             // The field's headers see this struct's owed elements too.
             let reach = self.layout.len + self.owed + field.reach;
@@ -147,9 +147,14 @@ impl LayoutBuilder {
         Some(self)
     }
 
-    /// The struct's layout.
+    /// The struct's layout, once its items fill what the header
+    /// declares; `None` for one that does not (the accounting would not
+    /// be the serde path's).
     #[inline(always)]
     pub const fn finish(self) -> Option<Layout> {
+        if self.owed != 0 {
+            return None;
+        }
         Some(self.layout)
     }
 }

@@ -149,13 +149,22 @@ mod tests {
             (1 + 1 + 11 + 3 + 11, 4 + 2 + 2, 2)
         );
         assert_eq!(map.reach(), 19);
-        let first_only = Layout::map(2)
+        // With a float for the second field, the first pair's header is
+        // the tightest.
+        let first = Layout::map(2)
             .key(1)
             .field(Some(pair))
             .unwrap()
+            .key(2)
+            .field(f32::layout())
+            .unwrap()
             .finish()
             .unwrap();
-        assert_eq!(first_only.reach(), 7);
+        assert_eq!(first.reach(), 7);
+        // Items that do not fill the header: no layout.
+        let short = Layout::map(2).key(1).field(Some(pair)).unwrap();
+        assert_eq!(short.finish(), None);
+        assert_eq!(Layout::array(1).finish(), None);
     }
 
     #[test]
