@@ -3,43 +3,30 @@
 
 use msgpack_core::marker;
 
-/// How to read the integer a marker byte starts: its bytes in all
-/// (`len`, 0 when the byte starts no integer), then the marker itself
-/// (`at_marker`, a fixint) or the 64-bit big-endian word after it, as the
-/// top of a word shifted right by `shift`, signed or not.
-#[derive(Clone, Copy)]
-struct IntRead {
-    len: u8,
-    shift: u8,
-    signed: bool,
-    at_marker: bool,
-}
+/// How to read the integer a marker byte starts, packed in one word so
+/// that one load fetches it: its bytes in all (`LEN`, 0 when the byte
+/// starts no integer), whether it is signed (`SIGNED`), and the 64-bit
+/// big-endian word that holds it, at the marker (`AT_MARKER`, a fixint)
+/// or just after it, shifted right by `shift` (the bits from
+/// `SHIFT_AT` up; a shift uses only its low six bits, so the flags above
+/// them need no mask).
+type IntRead = u32;
 
-const NOT_AN_INT: IntRead = IntRead {
-    len: 0,
-    shift: 0,
-    signed: false,
-    at_marker: false,
-};
+const LEN: IntRead = 0xff;
+const SHIFT_AT: u32 = 8;
+const SIGNED: IntRead = 1 << 16;
+const AT_MARKER: IntRead = 1 << 24;
+
+const NOT_AN_INT: IntRead = 0;
 
 /// A fixint: its own marker byte, as the top byte of the word.
 const fn fix(signed: bool) -> IntRead {
-    IntRead {
-        len: 1,
-        shift: 56,
-        signed,
-        at_marker: true,
-    }
+    1 | 56 << SHIFT_AT | if signed { SIGNED } else { 0 } | AT_MARKER
 }
 
 /// A marker and `width` bytes: the top bytes of the word after the marker.
-const fn sized(width: u8, signed: bool) -> IntRead {
-    IntRead {
-        len: 1 + width,
-        shift: 64 - 8 * width,
-        signed,
-        at_marker: false,
-    }
+const fn sized(width: u32, signed: bool) -> IntRead {
+    (1 + width) | (64 - 8 * width) << SHIFT_AT | if signed { SIGNED } else { 0 }
 }
 
 static INT_READS: [IntRead; 256] = {
@@ -79,24 +66,31 @@ pub(crate) struct IntHead {
 /// the caller to the general path.
 #[inline(always)]
 pub(crate) fn int_head(rest: &[u8]) -> Option<IntHead> {
-    let head: &[u8; 9] = rest.get(..9)?.try_into().ok()?;
+    int_window(rest.first_chunk::<9>()?)
+}
+
+/// The integer `head`, the next 9 bytes of the input, starts with, when
+/// it starts with one.
+#[inline(always)]
+pub(crate) fn int_window(head: &[u8; 9]) -> Option<IntHead> {
     let read = INT_READS[head[0] as usize];
-    if read.len == 0 {
+    let len = read & LEN;
+    if len == 0 {
         return None;
     }
-    let [marker, after @ ..] = *head;
-    let after = u64::from_be_bytes(after);
-    // The word at the marker, or after it, chosen by a mask: a branch here
-    // is what this function avoids.
-    let at_marker = (read.at_marker as u64).wrapping_neg();
-    let word = ((marker as u64) << 56) & at_marker | after & !at_marker;
-    let unsigned = word >> read.shift;
-    let signed = (word as i64) >> read.shift;
-    let value = if read.signed { signed as u64 } else { unsigned };
+    // The word at the marker or after it: a load at an offset of 0 or 1,
+    // not a branch (what this function avoids) nor a select of two words.
+    let at = usize::from(read & AT_MARKER == 0);
+    let (_, word) = head.split_at(at);
+    let word = u64::from_be_bytes(*word.first_chunk::<8>()?);
+    let shift = read >> SHIFT_AT;
+    let unsigned = word.wrapping_shr(shift);
+    let signed = (word as i64).wrapping_shr(shift);
+    let is_signed = read & SIGNED != 0;
     Some(IntHead {
-        value,
-        negative: read.signed && signed < 0,
-        len: read.len as usize,
+        value: if is_signed { signed as u64 } else { unsigned },
+        negative: is_signed && signed < 0,
+        len: len as usize,
     })
 }
 

@@ -198,3 +198,31 @@ fn only_serdes_own_vec_visitor_takes_the_loop_and_only_for_arrays() {
             .unwrap();
     assert_eq!((numbers.len(), numbers.capacity()), (100, 100));
 }
+
+/// Past what the vector reserves at first (1 MiB of elements), the loop
+/// goes on into the room it grows, and stops where an element is not
+/// its usual form, as at any other point.
+#[test]
+fn arrays_past_the_first_reservation_read_as_the_usual_path_reads_them() {
+    let first = (1 << 20) / size_of::<i64>();
+    let mut numbers: Vec<i64> = (0..first as i64 * 2 + 3)
+        .map(|i| (i * 7919 % 100_003 - 50_000) << (i % 3 * 7))
+        .collect();
+    let bytes = msgpack_serde::to_vec(&numbers).unwrap();
+    assert_eq!(
+        msgpack_serde::from_slice::<Vec<i64>>(&bytes).unwrap(),
+        numbers
+    );
+    agree::<i64>(&bytes, Limits::default()).unwrap();
+    // An element out of range for the type, just past the first room.
+    numbers[first + 1] = i64::MIN;
+    let bytes = msgpack_serde::to_vec(&numbers).unwrap();
+    agree::<i32>(&bytes, Limits::default()).unwrap();
+    let error = msgpack_serde::from_slice::<Vec<i32>>(&bytes).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("invalid value: integer `-9223372036854775808`, expected i32 at offset "),
+        "{error}"
+    );
+}

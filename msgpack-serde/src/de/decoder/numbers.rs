@@ -26,28 +26,28 @@ use msgpack_core::marker;
 use serde::de::{self, Deserialize, Visitor};
 
 use super::{Decoder, Strings};
-use crate::int_head::int_head;
+use crate::int_head::int_window;
 use crate::Result;
 
 /// A number an array element can be read as in the loop.
 pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
-    /// The element at the front of `rest` and the bytes it took, when it
-    /// is this type's usual form, in range, with at least 9 bytes at hand;
-    /// `None` leaves it to the usual path.
-    fn read(rest: &[u8]) -> Option<(Self, usize)>;
+    /// The element at the front of `window` (the next 9 bytes of the
+    /// input, enough for any form) and the bytes it took, when it is this
+    /// type's usual form and in range; `None` leaves it to the usual path.
+    fn read(window: &[u8; 9]) -> Option<(Self, usize)>;
 }
 
 macro_rules! integers {
     ($($ty:ty => $signed:literal,)*) => {$(
         impl Number for $ty {
             #[inline(always)]
-            fn read(rest: &[u8]) -> Option<(Self, usize)> {
+            fn read(window: &[u8; 9]) -> Option<(Self, usize)> {
                 // A positive fixint after one comparison, as the usual
                 // path reads it: small counts and ids are most arrays.
-                if let Some(&byte @ marker::FIXPOS..=marker::FIXPOS_MAX) = rest.first() {
+                if let byte @ marker::FIXPOS..=marker::FIXPOS_MAX = window[0] {
                     return Some((<$ty>::try_from(byte).ok()?, 1));
                 }
-                let head = int_head(rest)?;
+                let head = int_window(window)?;
                 // As the usual path: one comparison that holds on in-range
                 // data, not a branch on the sign, which mispredicts on
                 // data of mixed signs.
@@ -75,8 +75,8 @@ integers! {
 
 impl Number for f64 {
     #[inline(always)]
-    fn read(rest: &[u8]) -> Option<(Self, usize)> {
-        match rest.first_chunk::<9>()? {
+    fn read(window: &[u8; 9]) -> Option<(Self, usize)> {
+        match window {
             [marker::F64, bits @ ..] => Some((f64::from_be_bytes(*bits), 9)),
             _ => None,
         }
@@ -85,8 +85,8 @@ impl Number for f64 {
 
 impl Number for f32 {
     #[inline(always)]
-    fn read(rest: &[u8]) -> Option<(Self, usize)> {
-        match rest.first_chunk::<5>()? {
+    fn read(window: &[u8; 9]) -> Option<(Self, usize)> {
+        match window.first_chunk::<5>()? {
             [marker::F32, bits @ ..] => Some((f32::from_be_bytes(*bits), 5)),
             _ => None,
         }
@@ -144,14 +144,14 @@ impl<'a, M> Decoder<'a, M> {
         let mut numbers = Vec::with_capacity((len as usize).min(cautious));
         let rest = self.reader.remaining();
         let mut pos = 0;
-        while numbers.len() < len as usize {
-            match T::read(&rest[pos..]) {
-                Some((number, taken)) => {
-                    numbers.push(number);
-                    pos += taken;
-                }
-                None => break,
+        loop {
+            pos += fill(&mut numbers, &rest[pos..], len as usize);
+            // Stopped by the end of the room, not by an element: more room
+            // (doubling, as `push` grows), and on.
+            if numbers.len() == len as usize || numbers.len() < numbers.capacity() {
+                break;
             }
+            numbers.reserve(1);
         }
         self.reader.consume(pos);
         self.pay(numbers.len() as u64);
@@ -162,6 +162,35 @@ impl<'a, M> Decoder<'a, M> {
         self.close();
         Ok(numbers)
     }
+}
+
+/// Reads numbers from the front of `rest` into the spare room of
+/// `numbers`, until it holds `len`, the room is full, fewer than 9 bytes
+/// are left, or an element is not in its type's usual form; the bytes read.
+/// The count and the position stay in locals: `push` would store and
+/// reload the vector's length for each element.
+#[inline(always)]
+fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
+    let held = numbers.len();
+    let room = numbers.spare_capacity_mut();
+    let room_len = room.len().min(len - held);
+    let mut pos = 0;
+    let mut read = 0;
+    while read < room_len {
+        let Some(window) = rest.get(pos..).and_then(<[u8]>::first_chunk::<9>) else {
+            break;
+        };
+        let Some((number, taken)) = T::read(window) else {
+            break;
+        };
+        room[read].write(number);
+        pos += taken;
+        read += 1;
+    }
+    // SAFETY: the loop wrote the `read` slots of the spare room after the
+    // `held` elements, and stopped at the room's end.
+    unsafe { numbers.set_len(held + read) };
+    pos
 }
 
 /// The type of the visitor serde's `Vec<T>` hands to `deserialize_seq`,
