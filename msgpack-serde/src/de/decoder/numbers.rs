@@ -31,6 +31,14 @@ use crate::Result;
 
 /// A number an array element can be read as in the loop.
 pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
+    /// The element a positive fixint is, when in range: read before any
+    /// other form and without 9 bytes at hand, as small counts and ids are
+    /// most arrays of integers.
+    #[inline(always)]
+    fn from_fixint(_byte: u8) -> Option<Self> {
+        None
+    }
+
     /// The element at the front of `window` (the next 9 bytes of the
     /// input, enough for any form) and the bytes it took, when it is this
     /// type's usual form and in range; `None` leaves it to the usual path.
@@ -41,11 +49,17 @@ macro_rules! integers {
     ($($ty:ty => $signed:literal,)*) => {$(
         impl Number for $ty {
             #[inline(always)]
+            fn from_fixint(byte: u8) -> Option<Self> {
+                match byte {
+                    marker::FIXPOS..=marker::FIXPOS_MAX => <$ty>::try_from(byte).ok(),
+                    _ => None,
+                }
+            }
+
+            #[inline(always)]
             fn read(window: &[u8; 9]) -> Option<(Self, usize)> {
-                // A positive fixint after one comparison, as the usual
-                // path reads it: small counts and ids are most arrays.
-                if let byte @ marker::FIXPOS..=marker::FIXPOS_MAX = window[0] {
-                    return Some((<$ty>::try_from(byte).ok()?, 1));
+                if let Some(number) = Self::from_fixint(window[0]) {
+                    return Some((number, 1));
                 }
                 let head = int_window(window)?;
                 // As the usual path: one comparison that holds on in-range
@@ -185,6 +199,16 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
         };
         room[read].write(number);
         pos += taken;
+        read += 1;
+    }
+    // The last 8 bytes: fixints, which need no more than their byte (a
+    // short array is all there is of its input, or its end).
+    while read < room_len {
+        let Some(number) = rest.get(pos).and_then(|&byte| T::from_fixint(byte)) else {
+            break;
+        };
+        room[read].write(number);
+        pos += 1;
         read += 1;
     }
     // SAFETY: the loop wrote the `read` slots of the spare room after the
