@@ -132,7 +132,7 @@ impl<'a> Room<'a> {
         unsafe {
             let end = self.base.add(self.written);
             end.cast::<[u8; H]>().write_unaligned(head);
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), end.add(H), bytes.len());
+            crate::copy::copy_bytes(bytes, end.add(H));
         }
         self.written += H + bytes.len();
     }
@@ -163,7 +163,7 @@ impl<'a> Room<'a> {
         // `self` holds mutably, so they cannot overlap.
         unsafe {
             let end = self.base.add(self.written);
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), end, bytes.len());
+            crate::copy::copy_bytes(bytes, end);
         }
         self.written += bytes.len();
     }
