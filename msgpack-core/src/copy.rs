@@ -15,11 +15,11 @@
 pub(crate) unsafe fn copy_bytes(src: &[u8], dst: *mut u8) {
     let len = src.len();
     let from = src.as_ptr();
-    // SAFETY (every block below): each load reads `N` bytes starting at
-    // `from` or at `from + len - N` with `N <= len`, so within `src`; each
-    // store writes `N` bytes at `dst` or `dst + len - N`, so within the
-    // `len` bytes the caller made valid; loads and stores are unaligned,
-    // and the two regions do not overlap, as the caller promised.
+    // SAFETY: each load below reads `N` bytes starting at `from` or at
+    // `from + len - N` with `N <= len`, so within `src`; each store writes
+    // `N` bytes at `dst` or `dst + len - N`, so within the `len` bytes the
+    // caller made valid; loads and stores are unaligned, and the two
+    // regions do not overlap, as the caller promised.
     unsafe {
         if len <= 16 {
             if len >= 8 {
