@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use msgpack_core::{encode, SliceWriter};
+use msgpack_core::{encode, marker, Room, SliceWriter};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::tags;
@@ -176,10 +176,24 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// A fixstr or str 8 (nearly every key and most values) with its
+    /// header through `Room`, which copies short strings without a call to
+    /// `memcpy`; longer ones through the encoder.
     fn str<E: de::Error>(&mut self, value: &str) -> Result<(), E> {
-        encode::write_str(self.out, value)
-            .map(drop)
-            .map_err(|_| E::custom("a string too long for MessagePack"))
+        let bytes = value.as_bytes();
+        let mut room = Room::new(self.out, 2 + bytes.len());
+        match bytes.len() {
+            len @ 0..=31 => room.put_headed([marker::FIXSTR | len as u8], bytes),
+            len @ 32..=255 => room.put_headed([marker::STR8, len as u8], bytes),
+            _ => {
+                drop(room);
+                return encode::write_str(self.out, value)
+                    .map(drop)
+                    .map_err(|_| E::custom("a string too long for MessagePack"));
+            }
+        }
+        room.finish();
+        Ok(())
     }
 }
 
@@ -517,6 +531,35 @@ mod tests {
         expected.extend(b"\xa1s\xa2\xc3\xa9");
         expected.extend(b"\xa1a\x90");
         assert_eq!(to_msgpack(json, FromJson::plain()).unwrap(), expected);
+    }
+
+    /// Around each string header's edge (fixstr, str 8, str 16, str 32)
+    /// and the copy's widths, as keys and as values: the encoder's bytes.
+    #[test]
+    fn strings_of_every_header_as_the_encoder_writes_them() {
+        for len in (0..=40).chain([254, 255, 256, 65_535, 65_536, 70_000]) {
+            let text = "é".repeat(len / 2) + &"x".repeat(len % 2);
+            let json = serde_json::to_vec(
+                &[(&text, &text)]
+                    .into_iter()
+                    .collect::<std::collections::BTreeMap<_, _>>(),
+            )
+            .unwrap();
+            let mut expected = vec![0x81];
+            for _ in 0..2 {
+                encode::write_str(&mut expected, &text).unwrap();
+            }
+            assert_eq!(
+                to_msgpack(&json, FromJson::plain()).unwrap(),
+                expected,
+                "{len}"
+            );
+            assert_eq!(
+                to_msgpack(&json, FromJson::tagged()).unwrap(),
+                expected,
+                "{len}"
+            );
+        }
     }
 
     #[test]
