@@ -185,8 +185,8 @@ impl Writer<'_> {
         match bytes.len() {
             len @ 0..=31 => room.put_headed([marker::FIXSTR | len as u8], bytes),
             len @ 32..=255 => room.put_headed([marker::STR8, len as u8], bytes),
+            // The room, never written, leaves the vector as it was.
             _ => {
-                drop(room);
                 return encode::write_str(self.out, value)
                     .map(drop)
                     .map_err(|_| E::custom("a string too long for MessagePack"));
