@@ -124,7 +124,10 @@ impl<'a> Room<'a> {
         self.written += H + N;
     }
 
-    /// Appends `H` header bytes and all of `bytes`, with one room check.
+    /// Appends `H` header bytes and all of `bytes`, with one room check;
+    /// `bytes` of up to 32 bytes are copied without a call to `memcpy`
+    /// (strings with their header; [`put_slice`](Self::put_slice) calls
+    /// it for any length, in less code).
     #[inline(always)]
     pub fn put_headed<const H: usize>(&mut self, head: [u8; H], bytes: &[u8]) {
         self.make_room(H + bytes.len());
@@ -163,7 +166,7 @@ impl<'a> Room<'a> {
         // `self` holds mutably, so they cannot overlap.
         unsafe {
             let end = self.base.add(self.written);
-            crate::copy::copy_bytes(bytes, end);
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), end, bytes.len());
         }
         self.written += bytes.len();
     }

@@ -268,9 +268,9 @@ fn bool_marker(value: bool) -> u8 {
     }
 }
 
-/// A string, after the one-byte key when there is one: a fixstr or a
-/// str 8 with its header (and key) in one room check, longer ones as the
-/// serde path writes them.
+/// A string, after the one-byte key when there is one: a fixstr with its
+/// header (and key) in one room check and its bytes copied inline, longer
+/// ones with a call to `memcpy`, as the serde path writes them.
 #[inline(always)]
 fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
     use msgpack_core::marker::{FIXSTR, STR8};
@@ -278,8 +278,17 @@ fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
     match (key, len) {
         (Some(key), 0..=31) => out.room.put_headed([key, FIXSTR | len as u8], bytes),
         (None, 0..=31) => out.room.put_headed([FIXSTR | len as u8], bytes),
-        (Some(key), 32..=255) => out.room.put_headed([key, STR8, len as u8], bytes),
-        (None, 32..=255) => out.room.put_headed([STR8, len as u8], bytes),
+        // 32 bytes and more: `put_slice`'s `memcpy`, one call, where
+        // `put_headed`'s copy for short strings would add to the code of
+        // every string field for little gain.
+        (Some(key), 32..=255) => {
+            out.room.put([key, STR8, len as u8]);
+            out.room.put_slice(bytes);
+        }
+        (None, 32..=255) => {
+            out.room.put([STR8, len as u8]);
+            out.room.put_slice(bytes);
+        }
         _ => return put_long_str(out, key, bytes),
     }
     Ok(())
@@ -294,19 +303,20 @@ fn put_long_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> 
         out.room.put([key]);
     }
     let len = bytes.len();
+    // `put_slice`, not `put_headed`: its `memcpy` is one call where
+    // `put_headed`'s copy of short strings, useless past 255 bytes, would
+    // add to every string field's code.
     if let Ok(len) = u16::try_from(len) {
         let [a, b] = len.to_be_bytes();
-        out.room.put_headed([STR16, a, b], bytes);
-        return Ok(());
+        out.room.put([STR16, a, b]);
+    } else if let Ok(len) = u32::try_from(len) {
+        let [a, b, c, d] = len.to_be_bytes();
+        out.room.put([STR32, a, b, c, d]);
+    } else {
+        return Err(too_long(len));
     }
-    match u32::try_from(len) {
-        Ok(len) => {
-            let [a, b, c, d] = len.to_be_bytes();
-            out.room.put_headed([STR32, a, b, c, d], bytes);
-            Ok(())
-        }
-        Err(_) => Err(too_long(len)),
-    }
+    out.room.put_slice(bytes);
+    Ok(())
 }
 
 /// The serde path's error for a string of more than `u32::MAX` bytes.
