@@ -11,12 +11,10 @@ use std::marker::PhantomData;
 use msgpack_core::{marker, ErrorKind, Family, Limits, Owed, Reader};
 use serde::de::{self, Visitor};
 
-use self::probe::{visitor_of, Method};
 use super::access::Items;
 use super::ext::ExtDeserializer;
 mod deserializer;
 mod numbers;
-mod probe;
 pub(crate) mod whole;
 
 use crate::{Error, Result};
@@ -369,11 +367,6 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         match msgpack_core::decode::str_from_utf8(bytes) {
-            // serde's own `String` visitor would copy the string with a
-            // call to `memcpy`; a short one is copied here without.
-            Ok(s) if typeid::of::<V>() == visitor_of::<String>(Method::String) => {
-                visitor.visit_string(owned(s))
-            }
             Ok(s) => M::visit_str(visitor, s),
             Err(_) => Err(Error::wire(ErrorKind::InvalidUtf8, start)),
         }
@@ -514,17 +507,4 @@ fn visit_signed<'de, V: Visitor<'de>>(visitor: V, n: i64) -> Result<V::Value> {
         Ok(n) => visitor.visit_u64(n),
         Err(_) => visitor.visit_i64(n),
     }
-}
-
-/// `s.to_owned()`, with the bytes copied through msgpack-core's `Room`,
-/// which copies strings up to 32 bytes without a call to `memcpy`.
-#[inline(always)]
-#[allow(unsafe_code)]
-fn owned(s: &str) -> String {
-    let mut bytes = Vec::with_capacity(s.len());
-    let mut room = msgpack_core::Room::new(&mut bytes, s.len());
-    room.put_slice(s.as_bytes());
-    room.finish();
-    // SAFETY: `bytes` is a copy of all of `s`, which is UTF-8.
-    unsafe { String::from_utf8_unchecked(bytes) }
 }
