@@ -126,8 +126,8 @@ impl<'a> Room<'a> {
 
     /// Appends `H` header bytes and all of `bytes`, with one room check;
     /// `bytes` of up to 32 bytes are copied without a call to `memcpy`
-    /// (strings with their header; [`put_slice`](Self::put_slice) calls
-    /// it for any length, in less code).
+    /// (short strings with their header). [`put_slice`](Self::put_slice)
+    /// always calls `memcpy`: less code where the bytes are long.
     #[inline(always)]
     pub fn put_headed<const H: usize>(&mut self, head: [u8; H], bytes: &[u8]) {
         self.make_room(H + bytes.len());

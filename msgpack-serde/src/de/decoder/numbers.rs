@@ -179,8 +179,9 @@ impl<'a, M> Decoder<'a, M> {
 }
 
 /// Reads numbers from the front of `rest` into the spare room of
-/// `numbers`, until it holds `len`, the room is full, fewer than 9 bytes
-/// are left, or an element is not in its type's usual form; the bytes read.
+/// `numbers`, until it holds `len`, the room is full, or an element is not
+/// in its type's usual form (in the last 8 bytes, not a positive fixint);
+/// the bytes read.
 /// The count and the position stay in locals: `push` would store and
 /// reload the vector's length for each element.
 #[inline(always)]
