@@ -81,6 +81,7 @@ mod compound;
 pub(crate) mod direct;
 mod ext;
 mod mode;
+mod numbers;
 mod raw;
 
 use compound::Buffered;
@@ -93,7 +94,9 @@ use raw::RawSerializer;
 /// [`msgpack_core::Write`] output: `Vec<u8>` or `&mut Vec<u8>` (the fast
 /// path, appending in place), [`SliceWriter`](msgpack_core::SliceWriter),
 /// [`IoWriter`], `&mut dyn io::Write` or `Box<dyn io::Write>`;
-/// [`Serializer::from_writer`] takes any [`std::io::Write`].
+/// [`Serializer::from_writer`] takes any [`std::io::Write`]. Into a
+/// vector, sequences of numbers (`Vec<f32>`, `&[i64]`, `VecDeque<u8>`)
+/// are written in one loop, with one reservation for all their elements.
 ///
 /// | serde | MessagePack |
 /// |---|---|
@@ -578,6 +581,32 @@ where
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W, F>> {
         self.start_seq(len, false)
+    }
+
+    /// serde's own `collect_seq`, but for sequences of numbers of known
+    /// length into a vector, which are written in one loop
+    /// (`ser/numbers.rs`).
+    #[inline]
+    fn collect_seq<I>(self, items: I) -> Result<()>
+    where
+        I: IntoIterator,
+        I::Item: Serialize,
+    {
+        let items = items.into_iter();
+        let len = match items.size_hint() {
+            (lower, Some(upper)) if lower == upper => Some(lower),
+            _ => None,
+        };
+        let mut items = match len {
+            Some(len) => match numbers::collect(self, items, len) {
+                Ok(result) => return result,
+                Err(items) => items,
+            },
+            None => items,
+        };
+        let mut seq = self.serialize_seq(len)?;
+        items.try_for_each(|item| ser::SerializeSeq::serialize_element(&mut seq, &item))?;
+        ser::SerializeSeq::end(seq)
     }
 
     #[inline]

@@ -134,7 +134,7 @@ where
 /// The vector and configuration of `serializer` when `S` is
 /// `&mut Serializer<Vec<u8>, F>` or `&mut Serializer<&mut Vec<u8>, F>`.
 #[inline(always)]
-fn vec_of<S, F: StructMode>(serializer: &S) -> Option<(*mut Vec<u8>, Config)> {
+pub(super) fn vec_of<S, F: StructMode>(serializer: &S) -> Option<(*mut Vec<u8>, Config)> {
     let id = typeid::of::<S>();
     if id == typeid::of::<&mut Serializer<Vec<u8>, F>>() {
         // SAFETY: `S` is `&'a mut Serializer<Vec<u8>, F>` for some `'a`:
@@ -173,8 +173,36 @@ fn run<T: Direct>(vec: &mut Vec<u8>, config: Config, value: &T) -> Result<()> {
     result
 }
 
+/// Writes an array of `len` elements through a room over `vec`: the
+/// header, then the elements `put` writes, their room reserved ahead as
+/// for a `Vec<T>`. What was written is kept even on an error, as in `run`.
+#[inline(always)]
+pub(super) fn put_seq<T: Direct>(
+    vec: &mut Vec<u8>,
+    config: Config,
+    len: usize,
+    put: impl FnOnce(&mut Out<'_>) -> Result<()>,
+) -> Result<()> {
+    let mut out = Out {
+        room: Room::new(vec, 5 + ahead::<T>(len)),
+        config,
+    };
+    let result = out.array_len(len).and_then(|()| put(&mut out));
+    out.room.finish();
+    result
+}
+
 /// The most a vector's elements reserve ahead of writing them.
 const MAX_AHEAD: usize = 1 << 20;
+
+/// What `len` elements of `T` reserve ahead: their estimates, at most
+/// `MAX_AHEAD`, as an estimate is an upper bound for fixed-size types
+/// (nine bytes for a `u64` that may take one) and a large vector grows
+/// the room as a `Vec` grows.
+#[inline(always)]
+fn ahead<T: Direct>(len: usize) -> usize {
+    len.saturating_mul(T::estimate()).min(MAX_AHEAD)
+}
 
 /// A field's type, for the derive to pick the type's direct path when it
 /// has one and serde's otherwise, by autoref specialization: the derive
@@ -472,10 +500,8 @@ impl<T: Direct> Direct for Vec<T> {
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
         out.array_len(self.len())?;
         // One reservation for the elements' estimates, then none while
-        // they keep to it; at most `MAX_AHEAD`, as an estimate is an upper
-        // bound for fixed-size types (nine bytes for a `u64` that may take
-        // one) and a large vector grows the room as a `Vec` grows.
-        out.reserve(self.len().saturating_mul(T::estimate()).min(MAX_AHEAD));
+        // they keep to it.
+        out.reserve(ahead::<T>(self.len()));
         self.iter().try_for_each(|value| value.put(out))
     }
 }
