@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Values: `integer` (an i64), `double` (an f64), `small` (`Vec<i64>` of 1 to 10), `large`
-//! (`Vec<i64>` of 1,000 mixed widths, the table's "larger array") and
+//! (`Vec<i64>` of 1,000 mixed widths, the table's "larger array"), `map`
+//! (`BTreeMap<String, i64>` of 32 entries) and
 //! `floats` (`Vec<f32>` of 768, an embedding).
 
 use std::hint::black_box;
@@ -27,7 +28,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, name, codec, op, count] = &args[..] else {
         eprintln!(
-            "usage: types_profile integer|double|small|large|floats ours|zero encode|decode COUNT"
+            "usage: types_profile integer|double|small|large|map|floats ours|zero encode|decode COUNT"
         );
         std::process::exit(2);
     };
@@ -73,10 +74,14 @@ fn main() {
             (0..1000).map(|i| i * 7919 % 100_003 - 50_000).collect(),
             Vec<i64>
         ),
+        "map" => run!(
+            (0..32).map(|i| (format!("key_{i:02}"), i * 1000)).collect(),
+            std::collections::BTreeMap<String, i64>
+        ),
         "floats" => run!(
             (0..768).map(|i| (i as f32 * 0.37).sin()).collect(),
             Vec<f32>
         ),
-        _ => panic!("value is integer, double, small, large or floats"),
+        _ => panic!("value is integer, double, small, large, map or floats"),
     }
 }
