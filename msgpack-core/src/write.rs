@@ -78,6 +78,22 @@ pub trait Write {
     fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
         self.write_all(&bytes[..len.min(9)])
     }
+
+    /// Appends `marker`, then all of `bytes`: a short string with its
+    /// header. A vector makes room for both at once.
+    ///
+    /// ```
+    /// use msgpack_core::Write;
+    ///
+    /// let mut out = vec![0xc0];
+    /// out.write_marked(0xa2, b"hi").unwrap();
+    /// assert_eq!(out, [0xc0, 0xa2, b'h', b'i']);
+    /// ```
+    #[inline]
+    fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> Result<(), Self::Error> {
+        self.write_u8(marker)?;
+        self.write_all(bytes)
+    }
 }
 
 /// A writer behind `&mut` or `Box` is a [`Write`]: each method forwards,
@@ -101,6 +117,11 @@ macro_rules! forward_write {
             #[inline]
             fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
                 (**self).write_prefix(bytes, len)
+            }
+
+            #[inline]
+            fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> Result<(), Self::Error> {
+                (**self).write_marked(marker, bytes)
             }
         }
     )*};
@@ -141,6 +162,25 @@ impl Write for alloc::vec::Vec<u8> {
         // nine, which is the length now, and every byte up to it is
         // initialized.
         unsafe { self.set_len(end) };
+        Ok(())
+    }
+
+    /// One reservation for the marker and the bytes, where `push` and
+    /// `extend_from_slice` check the capacity and store the length twice.
+    #[inline]
+    fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> Result<(), Self::Error> {
+        self.reserve(1 + bytes.len());
+        let len = self.len();
+        // SAFETY: `reserve` left room for `1 + bytes.len()` bytes past
+        // `len`, within the allocation; `bytes` cannot overlap the
+        // vector, which `self` borrows mutably; every byte up to the new
+        // length is written before the length is set.
+        unsafe {
+            let end = self.as_mut_ptr().add(len);
+            end.write(marker);
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), end.add(1), bytes.len());
+            self.set_len(len + 1 + bytes.len());
+        }
         Ok(())
     }
 }
@@ -405,6 +445,21 @@ impl<W: std::io::Write> Write for IoWriter<W> {
             None => self.0.write_all(&bytes[..len.min(9)]),
         }
     }
+
+    /// Into a vector, the vector's one reservation.
+    #[inline]
+    fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> std::io::Result<()> {
+        match vec_behind(&mut self.0) {
+            Some(vec) => match vec.write_marked(marker, bytes) {
+                Ok(()) => Ok(()),
+                Err(never) => match never {},
+            },
+            None => {
+                self.0.write_all(&[marker])?;
+                self.0.write_all(bytes)
+            }
+        }
+    }
 }
 
 /// A `dyn std::io::Write` (behind `&mut` or `Box`) is a [`Write`], as an
@@ -446,3 +501,44 @@ dyn_io_write!(
     dyn std::io::Write + Send + '_,
     dyn std::io::Write + Send + Sync + '_
 );
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// Every length of a fixstr and past it, after what the vector holds,
+    /// with and without room to spare: the bytes of `write_u8` then
+    /// `write_all`, whichever writer (a vector's one reservation, or the
+    /// default of the others).
+    #[test]
+    fn write_marked_appends_the_marker_then_the_bytes() {
+        let text: Vec<u8> = (1..=70).collect();
+        for len in 0..=text.len() {
+            let bytes = &text[..len];
+            let mut expected = vec![0xc0, 0xa5];
+            expected.extend_from_slice(bytes);
+
+            let mut tight = vec![0xc0];
+            tight.shrink_to_fit();
+            tight.write_marked(0xa5, bytes).unwrap();
+            assert_eq!(tight, expected, "{len}");
+
+            let mut roomy = Vec::with_capacity(128);
+            roomy.push(0xc0);
+            <&mut Vec<u8> as Write>::write_marked(&mut &mut roomy, 0xa5, bytes).unwrap();
+            assert_eq!(roomy, expected, "{len}");
+
+            let mut io = IoWriter::new(vec![0xc0]);
+            io.write_marked(0xa5, bytes).unwrap();
+            assert_eq!(io.into_inner(), expected, "{len}");
+
+            let mut buf = [0u8; 72];
+            let mut slice = SliceWriter::new(&mut buf);
+            slice.write_u8(0xc0).unwrap();
+            slice.write_marked(0xa5, bytes).unwrap();
+            assert_eq!(slice.written(), &expected[..], "{len}");
+        }
+    }
+}

@@ -670,11 +670,11 @@ where
     Error: From<W::Error>,
 {
     if bytes.len() <= 31 {
-        out.write_u8(marker::FIXSTR | bytes.len() as u8)?;
+        out.write_marked(marker::FIXSTR | bytes.len() as u8, bytes)?;
     } else {
         write_long_str_len(out, bytes.len())?;
+        out.write_all(bytes)?;
     }
-    out.write_all(bytes)?;
     Ok(())
 }
 
