@@ -12,7 +12,7 @@ use crate::schema::{Describe, FieldDef, Presence, Registry, Shape};
 
 /// The schema module, and the helpers derived `Schema` impls call.
 pub mod schema {
-    pub use super::{field, Probe, ViaDescribe, ViaTypeName};
+    pub use super::{field, fields, FieldSpec, Probe, ViaDescribe, ViaTypeName};
     pub use crate::schema::*;
 }
 pub use crate::de::{read_whole, Layout, LayoutBuilder, ViaNotWhole, ViaWhole, Whole, WholeBytes};
@@ -407,6 +407,8 @@ impl<T: ?Sized> Probe<T> {
 
 pub trait ViaDescribe {
     fn shape(&self, registry: &mut Registry) -> Shape;
+    /// [`shape`](Self::shape) as a function, for a table.
+    fn shape_fn(&self) -> fn(&mut Registry) -> Shape;
 }
 
 // For the receiver `&&Probe<T>`, method lookup first tries methods whose
@@ -417,21 +419,67 @@ impl<T: Describe + ?Sized> ViaDescribe for &Probe<T> {
     fn shape(&self, registry: &mut Registry) -> Shape {
         T::shape(registry)
     }
+
+    #[inline(always)]
+    fn shape_fn(&self) -> fn(&mut Registry) -> Shape {
+        T::shape
+    }
 }
 
 pub trait ViaTypeName {
     fn shape(&self, registry: &mut Registry) -> Shape;
+    /// [`shape`](Self::shape) as a function, for a table.
+    fn shape_fn(&self) -> fn(&mut Registry) -> Shape;
 }
 
 impl<T: ?Sized> ViaTypeName for Probe<T> {
     fn shape(&self, _: &mut Registry) -> Shape {
         Shape::Other(type_name::<T>().to_string())
     }
+
+    #[inline(always)]
+    fn shape_fn(&self) -> fn(&mut Registry) -> Shape {
+        |_| Shape::Other(type_name::<T>().to_string())
+    }
 }
 
 /// A field's default value as MessagePack bytes, for its schema.
 pub fn default_bytes<T: Serialize>(value: T) -> Option<Vec<u8>> {
     crate::to_vec(&value).ok()
+}
+
+/// A derived field as the derive describes it, in a table of constants
+/// (the shape and the default are functions): [`fields`] builds the
+/// definitions from it, so that a type's `Schema` impl is a table and one
+/// call rather than code for each field.
+#[allow(missing_debug_implementations)]
+pub struct FieldSpec {
+    pub name: &'static str,
+    pub tag: u64,
+    pub shape: fn(&mut Registry) -> Shape,
+    pub presence: Presence,
+    pub omit_default: bool,
+    pub default: Option<fn() -> Option<Vec<u8>>>,
+}
+
+/// The definitions of a derived type's fields, from its table, in order.
+#[inline(never)]
+pub fn fields(registry: &mut Registry, specs: &[FieldSpec]) -> Vec<FieldDef> {
+    specs
+        .iter()
+        .map(|spec| {
+            let shape = (spec.shape)(registry);
+            let default = spec.default.and_then(|default| default());
+            field(
+                spec.name,
+                spec.tag,
+                shape,
+                spec.presence,
+                spec.omit_default,
+                default,
+            )
+        })
+        .collect()
 }
 
 /// A derived struct's field, described: one call per field, out of line,

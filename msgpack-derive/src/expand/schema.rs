@@ -95,23 +95,34 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let defs = fields.iter().filter(|f| f.is_wire()).map(|field| {
         let name = &field.name;
         let tag = field.tag();
-        let shape = shape_of(&schema, field.ty);
+        let ty = field.ty;
+        let shape = quote!((&&#schema::Probe::<#ty>::new()).shape_fn());
         // `default = "path"` on an `Option` reads absent as `path()`.
-        let optional =
-            field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_));
+        let optional = field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_));
         let defaulted = !optional
             && (!matches!(field.attrs.default, FieldDefault::None) || omits_default(cont, field));
+        let none = quote!(#krate::__private::None);
         let (presence, default) = match (optional, defaulted) {
-            (true, _) => (quote!(Optional), quote!(#krate::__private::None)),
-            (_, true) => (quote!(Default), default_bytes(cont, field)),
-            _ => (quote!(Required), quote!(#krate::__private::None)),
+            (true, _) => (quote!(Optional), none),
+            (_, true) => {
+                let bytes = default_bytes(cont, field);
+                (quote!(Default), quote!(#krate::__private::Some(|| #bytes)))
+            }
+            _ => (quote!(Required), none),
         };
         let omit_default = omits_default(cont, field);
         quote! {
-            #schema::field(#name, #tag, #shape, #schema::Presence::#presence, #omit_default, #default)
+            #schema::FieldSpec {
+                name: #name,
+                tag: #tag,
+                shape: #shape,
+                presence: #schema::Presence::#presence,
+                omit_default: #omit_default,
+                default: #default,
+            }
         }
     });
-    quote!(::std::vec![#(#defs),*])
+    quote!(#schema::fields(__registry, &[#(#defs),*]))
 }
 
 /// The expression of a `default` field's default as MessagePack bytes:
