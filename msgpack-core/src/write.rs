@@ -166,19 +166,21 @@ impl Write for alloc::vec::Vec<u8> {
     }
 
     /// One reservation for the marker and the bytes, where `push` and
-    /// `extend_from_slice` check the capacity and store the length twice.
+    /// `extend_from_slice` check the capacity and store the length twice;
+    /// up to 32 bytes are copied without a call to `memcpy`.
     #[inline]
     fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> Result<(), Self::Error> {
         self.reserve(1 + bytes.len());
         let len = self.len();
         // SAFETY: `reserve` left room for `1 + bytes.len()` bytes past
-        // `len`, within the allocation; `bytes` cannot overlap the
-        // vector, which `self` borrows mutably; every byte up to the new
-        // length is written before the length is set.
+        // `len`, within the allocation (what `copy_bytes` needs of its
+        // destination); `bytes` cannot overlap the vector, which `self`
+        // borrows mutably; every byte up to the new length is written
+        // before the length is set.
         unsafe {
             let end = self.as_mut_ptr().add(len);
             end.write(marker);
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), end.add(1), bytes.len());
+            crate::copy::copy_bytes(bytes, end.add(1));
             self.set_len(len + 1 + bytes.len());
         }
         Ok(())
