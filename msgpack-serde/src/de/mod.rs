@@ -379,8 +379,8 @@ fn trailing(at_end: bool, offset: usize) -> Result<()> {
 ///
 /// Always inlined: in the caller, the decoder is built from constant
 /// limits (`from_slice`'s defaults) and `T`'s first read meets its
-/// setup, which halves the cost of a small value (a lone `f64`: 57 -> 29
-/// instructions); `T::deserialize` itself stays a call where it is large.
+/// setup, which is most of the cost of a small value; `T::deserialize`
+/// itself stays a call where it is large.
 #[inline(always)]
 pub(crate) fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(
     bytes: &'de [u8],
