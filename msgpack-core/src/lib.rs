@@ -106,7 +106,7 @@ pub use limits::{Limits, Owed};
 pub use marker::{Family, Length, Marker};
 pub use read::Reader;
 #[cfg(feature = "alloc")]
-pub use room::Room;
+pub use room::{PausedRoom, Room};
 pub use timestamp::{Timestamp, TimestampRangeError, TIMESTAMP_EXT_TYPE};
 #[cfg(feature = "alloc")]
 pub use value::{Value, ValueRef};

@@ -53,6 +53,10 @@ impl<'a> Room<'a> {
             reserved: 0,
         };
         room.rebase();
+        // SAFETY: `Vec::reserve` leaves room for at least `estimate` more
+        // bytes, all of which `rebase` counted. Told to the compiler, it
+        // drops the room checks of writes known to fit in the estimate.
+        unsafe { core::hint::assert_unchecked(room.reserved >= estimate) };
         room
     }
 
@@ -274,7 +278,68 @@ impl<'a> Room<'a> {
     pub fn finish(mut self) {
         self.commit();
     }
+
+    /// Sets the room aside, what was written not yet part of the vector,
+    /// so that the borrow of the vector can end between writes (a struct
+    /// written one serde call per field). [`resume`](Room::resume) takes
+    /// it up again; a room never resumed leaves the vector as a dropped
+    /// room does.
+    ///
+    /// ```
+    /// use msgpack_core::Room;
+    ///
+    /// let mut out = Vec::new();
+    /// let mut room = Room::new(&mut out, 2);
+    /// room.put([0x92, 0x01]);
+    /// let paused = room.pause();
+    /// // SAFETY: `out` is the vector the room was over, untouched since.
+    /// let mut room = unsafe { Room::resume(&mut out, paused) };
+    /// room.put([0x02]);
+    /// room.finish();
+    /// assert_eq!(out, [0x92, 0x01, 0x02]);
+    /// ```
+    #[inline(always)]
+    pub fn pause(self) -> PausedRoom {
+        PausedRoom {
+            base: self.base,
+            written: self.written,
+            reserved: self.reserved,
+        }
+    }
+
+    /// Takes up a room [`pause`](Room::pause) set aside.
+    ///
+    /// # Safety
+    ///
+    /// `vec` must be the vector the paused room was over, with the
+    /// length, capacity and buffer it had when the room was paused: the
+    /// room writes past the length without checking the capacity again.
+    #[inline(always)]
+    pub unsafe fn resume(vec: &'a mut Vec<u8>, paused: PausedRoom) -> Room<'a> {
+        Room {
+            vec,
+            base: paused.base,
+            written: paused.written,
+            reserved: paused.reserved,
+        }
+    }
 }
+
+/// A [`Room`] set aside by [`Room::pause`]: where it starts in its
+/// vector's buffer, and how much of it is written and reserved.
+#[derive(Debug)]
+pub struct PausedRoom {
+    base: *mut u8,
+    written: usize,
+    reserved: usize,
+}
+
+// SAFETY: a paused room only records a position; its pointer is written
+// through again only by `Room::resume`, which needs the vector borrowed
+// mutably, on whichever thread holds it.
+unsafe impl Send for PausedRoom {}
+// SAFETY: as for `Send`: nothing is read or written through `&PausedRoom`.
+unsafe impl Sync for PausedRoom {}
 
 /// Keeps the `written` bytes past the end of `vec` (the estimate was
 /// short) and reserves `additional` more: the new base and room. Apart
@@ -383,6 +448,31 @@ mod tests {
             room.put([9; 16]);
         }
         assert_eq!(out, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_paused_room_resumes_where_it_stopped() {
+        let mut out = Vec::with_capacity(2);
+        out.push(0xc0);
+        let mut paused = Room::new(&mut out, 1).pause();
+        // Each write taken up again from the last pause, growing the
+        // vector past its capacity on the way.
+        for i in 0..300u16 {
+            // SAFETY: `out` is the vector the room was over, untouched
+            // since it was paused.
+            let mut room = unsafe { Room::resume(&mut out, paused) };
+            room.put_uint(u64::from(i));
+            room.put_slice(&[i as u8; 3]);
+            paused = room.pause();
+        }
+        // SAFETY: as above.
+        unsafe { Room::resume(&mut out, paused) }.finish();
+        let mut expected = vec![0xc0];
+        for i in 0..300u16 {
+            crate::encode::write_uint(&mut expected, u64::from(i)).unwrap();
+            expected.extend_from_slice(&[i as u8; 3]);
+        }
+        assert_eq!(out, expected);
     }
 
     #[test]

@@ -80,9 +80,11 @@ macro_rules! bytes_only_items {
 mod compound;
 pub(crate) mod direct;
 mod ext;
+mod field_room;
 mod mode;
 mod numbers;
 mod raw;
+mod scalars;
 
 use compound::Buffered;
 pub use compound::{Compound, Fields};
@@ -419,25 +421,13 @@ where
 
     #[inline(always)]
     fn start_struct(&mut self, len: usize) -> Result<Fields<'_, W, F>> {
-        let fix = if F::structs_as_maps(&self.config) {
-            marker::FIXMAP
-        } else {
-            marker::FIXARRAY
-        };
-        if len <= 15 {
-            self.out.write_u8(fix | len as u8)?;
-        } else if fix == marker::FIXMAP {
-            encode::write_map_len(&mut self.out, len)?;
-        } else {
-            encode::write_array_len(&mut self.out, len)?;
-        }
-        Ok(Fields { ser: self })
+        let is_map = F::structs_as_maps(&self.config);
+        Fields::start(self, len, is_map)
     }
 
     #[inline(always)]
     fn start_tuple(&mut self, len: usize) -> Result<Fields<'_, W, F>> {
-        encode::write_array_len(&mut self.out, len)?;
-        Ok(Fields { ser: self })
+        Fields::start(self, len, false)
     }
 }
 

@@ -5,7 +5,8 @@
 use msgpack_core::{encode, marker, Write};
 use serde::ser::{self, Serialize};
 
-use super::{write_str, Configured, Serializer, StructMode};
+use super::field_room::FieldRoom;
+use super::{scalars, write_str, Configured, Serializer, StructMode};
 use crate::{Error, Result};
 
 /// The state of a sequence or map being serialized.
@@ -89,12 +90,131 @@ where
 }
 
 /// The state of a struct or tuple being serialized. serde gives their
-/// length up front, so the header is already written and there is no
-/// buffer to keep (or drop): fields go straight out.
+/// length up front, so the header is written at the start and fields go
+/// straight out.
+///
+/// When the serializer writes into a vector, the header and the fields
+/// that are numbers, bools or strings go into a room reserved at the end
+/// of it (`scalars.rs`), kept between fields as a [`PausedRoom`]: a run
+/// of such fields checks the capacity once and stores the vector's length
+/// once, where each write through the vector does both. A field of any
+/// other type ends the room and goes through the serializer.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Fields<'a, W, F = Configured> {
     pub(super) ser: &'a mut Serializer<W, F>,
+    /// The room the fields since the header or the last field through
+    /// the serializer were written into.
+    room: FieldRoom,
+    /// The fields not yet written, as the header counted them.
+    left: usize,
+    /// Whether fields are written with their names (a map).
+    named: bool,
+}
+
+/// The most a struct's room reserves ahead of its fields.
+const MAX_AHEAD: usize = 4096;
+
+impl<'a, W: Write, F: StructMode> Fields<'a, W, F>
+where
+    Error: From<W::Error>,
+{
+    /// Writes the header of a struct (a map when `is_map`) or tuple of
+    /// `len` fields.
+    #[inline(always)]
+    pub(super) fn start(ser: &'a mut Serializer<W, F>, len: usize, is_map: bool) -> Result<Self> {
+        let mut fields = Fields {
+            ser,
+            room: FieldRoom::default(),
+            left: len,
+            named: is_map,
+        };
+        let ahead = 5 + fields.ahead();
+        if let Some(mut out) = fields.room.open(fields.ser, ahead) {
+            if is_map {
+                out.map_len(len)?;
+            } else {
+                out.array_len(len)?;
+            }
+            fields.room.keep(out);
+            return Ok(fields);
+        }
+        let out = &mut fields.ser.out;
+        let fix = if is_map {
+            marker::FIXMAP
+        } else {
+            marker::FIXARRAY
+        };
+        if len <= 15 {
+            out.write_u8(fix | len as u8)?;
+        } else if is_map {
+            encode::write_map_len(out, len)?;
+        } else {
+            encode::write_array_len(out, len)?;
+        }
+        Ok(fields)
+    }
+
+    /// What the fields left take at most if they are all numbers: the
+    /// room reserved for them, so that the compiler can tell that writes
+    /// of fixed size fit and check nothing.
+    #[inline(always)]
+    fn ahead(&self) -> usize {
+        // A name of up to 8 bytes is written as 9, then a number of up
+        // to 9.
+        let most_per_field = if self.named { 18 } else { 9 };
+        self.left.saturating_mul(most_per_field).min(MAX_AHEAD)
+    }
+
+    /// Writes one field: its name first when `name` is given.
+    #[inline(always)]
+    fn field<T: ?Sized + Serialize>(
+        &mut self,
+        name: Option<&'static str>,
+        value: &T,
+    ) -> Result<()> {
+        let ahead = self.ahead();
+        self.left = self.left.saturating_sub(1);
+        if scalars::is_scalar::<T>() {
+            if let Some(mut out) = self.room.open(self.ser, ahead) {
+                // No closures here: they would not be inlined.
+                let mut result = Ok(());
+                if let Some(name) = name {
+                    result = out.field_name(name);
+                }
+                if result.is_ok() {
+                    if let Some(put) = scalars::put(value, &mut out) {
+                        result = put;
+                    }
+                }
+                self.room.keep(out);
+                return result;
+            }
+        }
+        if self.room.is_open() {
+            if let Some(mut out) = self.room.open(self.ser, 0) {
+                let mut named = Ok(());
+                if let Some(name) = name {
+                    named = out.field_name(name);
+                }
+                out.finish();
+                named?;
+            }
+        } else if let Some(name) = name {
+            write_field_name(&mut self.ser.out, name)?;
+        }
+        value.serialize(&mut *self.ser)
+    }
+}
+
+/// A struct ended early (an error returned from one of its fields, or an
+/// `end` never called) keeps what it wrote, as writes through the vector
+/// would have.
+impl<W, F> Drop for Fields<'_, W, F> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.room.end(self.ser);
+    }
 }
 
 macro_rules! tuple_like {
@@ -108,11 +228,12 @@ macro_rules! tuple_like {
 
             #[inline(always)]
             fn $method<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-                value.serialize(&mut *self.ser)
+                self.field(None, value)
             }
 
             #[inline(always)]
-            fn end(self) -> Result<()> {
+            fn end(mut self) -> Result<()> {
+                self.room.end(self.ser);
                 Ok(())
             }
         }
@@ -191,10 +312,8 @@ macro_rules! struct_like {
 
             #[inline(always)]
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-                if F::structs_as_maps(&self.ser.config) {
-                    write_field_name(&mut self.ser.out, key)?;
-                }
-                value.serialize(&mut *self.ser)
+                let name = self.named.then_some(key);
+                self.field(name, value)
             }
 
             /// A skipped field keeps named maps consistent (the header
@@ -209,7 +328,8 @@ macro_rules! struct_like {
             }
 
             #[inline(always)]
-            fn end(self) -> Result<()> {
+            fn end(mut self) -> Result<()> {
+                self.room.end(self.ser);
                 Ok(())
             }
         }

@@ -16,10 +16,10 @@
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 
-use msgpack_core::Room;
+use msgpack_core::{PausedRoom, Room};
 use serde::Serialize;
 
-use super::{Compact, Configured, Named, Serializer, StructMode};
+use super::{Compact, Configured, Named, Serializer};
 use crate::{Config, Result};
 
 /// Where a value on the direct path writes: the reserved room, and the
@@ -31,7 +31,61 @@ pub struct Out<'a> {
     config: Config,
 }
 
-impl Out<'_> {
+impl<'a> Out<'a> {
+    /// A room over `vec` with `estimate` bytes reserved, for the fields
+    /// of a struct on serde's path (`compound.rs`).
+    #[inline(always)]
+    pub(super) fn over(vec: &'a mut Vec<u8>, estimate: usize, config: Config) -> Self {
+        Out {
+            room: Room::new(vec, estimate),
+            config,
+        }
+    }
+
+    /// Takes up a room [`pause`](Out::pause) set aside.
+    ///
+    /// # Safety
+    ///
+    /// As [`Room::resume`]'s: `vec` is the vector the room was over, as
+    /// it was when the room was paused.
+    #[inline(always)]
+    pub(super) unsafe fn resume(vec: &'a mut Vec<u8>, paused: PausedRoom, config: Config) -> Self {
+        Out {
+            // SAFETY: the caller's promise, passed on.
+            room: unsafe { Room::resume(vec, paused) },
+            config,
+        }
+    }
+
+    /// Sets the room aside between two fields (see [`Room::pause`]).
+    #[inline(always)]
+    pub(super) fn pause(self) -> PausedRoom {
+        self.room.pause()
+    }
+
+    /// Makes what was written part of the vector.
+    #[inline(always)]
+    pub(super) fn finish(self) {
+        self.room.finish();
+    }
+
+    /// A struct's field name as a map key, the same bytes as
+    /// `compound.rs`'s `write_field_name`: a name of up to 8 bytes and its
+    /// header in one fixed-size copy of a constant.
+    #[inline(always)]
+    pub(super) fn field_name(&mut self, name: &'static str) -> Result<()> {
+        let bytes = name.as_bytes();
+        if bytes.len() <= 8 {
+            let mut fixstr = [0u8; 9];
+            fixstr[0] = msgpack_core::marker::FIXSTR | bytes.len() as u8;
+            fixstr[1..1 + bytes.len()].copy_from_slice(bytes);
+            self.room.put_prefix(&fixstr, 1 + bytes.len());
+            Ok(())
+        } else {
+            put_str(self, None, bytes)
+        }
+    }
+
     /// A map header of `len` pairs.
     #[inline(always)]
     pub fn map_len(&mut self, len: usize) -> Result<()> {
@@ -134,7 +188,7 @@ where
 /// The vector and configuration of `serializer` when `S` is
 /// `&mut Serializer<Vec<u8>, F>` or `&mut Serializer<&mut Vec<u8>, F>`.
 #[inline(always)]
-pub(super) fn vec_of<S, F: StructMode>(serializer: &S) -> Option<(*mut Vec<u8>, Config)> {
+pub(super) fn vec_of<S, F>(serializer: &S) -> Option<(*mut Vec<u8>, Config)> {
     let id = typeid::of::<S>();
     if id == typeid::of::<&mut Serializer<Vec<u8>, F>>() {
         // SAFETY: `S` is `&'a mut Serializer<Vec<u8>, F>` for some `'a`:

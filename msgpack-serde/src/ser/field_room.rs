@@ -1,0 +1,83 @@
+//! The room a struct's or tuple's fields are written into when our
+//! serializer writes into a vector (see `compound.rs`'s `Fields`), kept
+//! between serde's calls as a [`PausedRoom`]. This module holds the casts
+//! that take it up again over the serializer's vector.
+
+#![allow(unsafe_code)]
+
+use msgpack_core::PausedRoom;
+
+use super::direct::Out;
+use super::Serializer;
+
+/// A struct's room: `None` when the vector holds everything written
+/// (and always for writers other than a vector).
+#[derive(Debug, Default)]
+pub(super) struct FieldRoom(Option<PausedRoom>);
+
+impl FieldRoom {
+    /// Whether a room is open.
+    #[inline(always)]
+    pub(super) fn is_open(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The room, taken up again or reserved with `estimate` bytes at the
+    /// end of `ser`'s vector; `None` when `ser` does not write into a
+    /// vector. Give it back with [`keep`](FieldRoom::keep), or end it
+    /// with `Out::finish`.
+    #[inline(always)]
+    pub(super) fn open<'s, W, F>(
+        &mut self,
+        ser: &'s mut Serializer<W, F>,
+        estimate: usize,
+    ) -> Option<Out<'s>> {
+        let config = ser.config;
+        // SAFETY: `vec` is the vector of the serializer `ser` borrows
+        // mutably (`vec_in`), for as long as the `Out` lives.
+        let vec = unsafe { &mut *vec_in(ser)? };
+        Some(match self.0.take() {
+            // SAFETY: the room was paused over this vector (a `FieldRoom`
+            // serves one struct's serializer), which nothing has written
+            // since: while a room is open, the struct's fields write
+            // through it, and `Fields` ends it before a field that goes
+            // through the serializer.
+            Some(paused) => unsafe { Out::resume(vec, paused, config) },
+            None => Out::over(vec, estimate, config),
+        })
+    }
+
+    /// Keeps `out` open for the next field.
+    #[inline(always)]
+    pub(super) fn keep(&mut self, out: Out<'_>) {
+        self.0 = Some(out.pause());
+    }
+
+    /// Makes what the room holds part of `ser`'s vector, and ends it.
+    #[inline(always)]
+    pub(super) fn end<W, F>(&mut self, ser: &mut Serializer<W, F>) {
+        if self.is_open() {
+            if let Some(out) = self.open(ser, 0) {
+                out.finish();
+            }
+        }
+    }
+}
+
+/// The vector `ser` writes into, when its writer is a `Vec<u8>` or a
+/// `&mut Vec<u8>`. The test of the writer's type is a constant.
+#[inline(always)]
+fn vec_in<W, F>(ser: &mut Serializer<W, F>) -> Option<*mut Vec<u8>> {
+    let out: *mut W = &mut ser.out;
+    let id = typeid::of::<W>();
+    if id == typeid::of::<Vec<u8>>() {
+        Some(out.cast())
+    } else if id == typeid::of::<&mut Vec<u8>>() {
+        // SAFETY: `W` is `&mut Vec<u8>` (equal ids, but for the lifetime),
+        // which has the layout of `*mut Vec<u8>`; `out` points to it,
+        // initialized, and reading a pointer copies it.
+        Some(unsafe { out.cast::<*mut Vec<u8>>().read() })
+    } else {
+        None
+    }
+}
