@@ -81,3 +81,40 @@ fn vec_in<W, F>(ser: &mut Serializer<W, F>) -> Option<*mut Vec<u8>> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ser::Compact;
+
+    /// The room is taken for a vector, owned or borrowed, and only then.
+    #[test]
+    fn a_room_opens_over_a_vector_and_nothing_else() {
+        let mut owned = Serializer::compact(vec![1]);
+        assert!(FieldRoom::default().open(&mut owned, 4).is_some());
+        let mut vec = Vec::new();
+        let mut borrowed = Serializer::compact(&mut vec);
+        assert!(FieldRoom::default().open(&mut borrowed, 4).is_some());
+        let mut sink = Vec::new();
+        let mut other: Serializer<_, Compact> =
+            Serializer::compact(msgpack_core::IoWriter::new(std::io::Cursor::new(&mut sink)));
+        assert!(FieldRoom::default().open(&mut other, 4).is_none());
+    }
+
+    /// What a paused room holds reaches the vector when it ends.
+    #[test]
+    fn an_ended_room_leaves_its_bytes_in_the_vector() {
+        let mut serializer = Serializer::compact(vec![0xc0]);
+        let mut room = FieldRoom::default();
+        let mut out = room.open(&mut serializer, 2).unwrap();
+        out.array_len(1).unwrap();
+        room.keep(out);
+        assert!(room.is_open());
+        let mut out = room.open(&mut serializer, 0).unwrap();
+        out.nil();
+        room.keep(out);
+        room.end(&mut serializer);
+        assert!(!room.is_open());
+        assert_eq!(serializer.into_inner(), [0xc0, 0x91, 0xc0]);
+    }
+}
