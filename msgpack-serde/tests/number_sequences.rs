@@ -6,30 +6,16 @@
 
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt::Debug;
-use std::io;
 
 use msgpack_serde::Serializer;
+use msgpack_test_support::Sink;
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Serialize, Serializer as _};
 
-/// An `io::Write` our serializer does not recognise as a vector.
-struct Sink(Vec<u8>);
-
-impl io::Write for Sink {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0.extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// The bytes of `value` through serde's element-by-element path.
 fn usual<T: ?Sized + Serialize>(value: &T) -> Vec<u8> {
-    let mut sink = Sink(Vec::new());
+    let mut sink = Sink::default();
     msgpack_serde::to_writer(&mut sink, value).unwrap();
     sink.0
 }

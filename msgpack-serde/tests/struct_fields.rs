@@ -7,27 +7,13 @@
 //! struct ended early keeps what it wrote.
 
 use std::fmt::Debug;
-use std::io;
 
 use msgpack_serde::{Config, Serializer};
+use msgpack_test_support::Sink;
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::ser::{Error as _, SerializeStruct, SerializeTuple};
 use serde::{Deserialize, Serialize, Serializer as _};
-
-/// An `io::Write` our serializer does not recognise as a vector.
-struct Sink(Vec<u8>);
-
-impl io::Write for Sink {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0.extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Numbers {
@@ -122,7 +108,7 @@ where
         } else {
             Config::compact()
         };
-        let mut sink = Sink(Vec::new());
+        let mut sink = Sink::default();
         msgpack_serde::to_writer_with_config(&mut sink, value, config).unwrap();
         let expected = sink.0;
         let rmp = if named {
@@ -303,7 +289,7 @@ proptest! {
         // parts: the comparison is of the bytes, and of what reads back.
         for named in [true, false] {
             let config = if named { Config::named() } else { Config::compact() };
-            let mut sink = Sink(Vec::new());
+            let mut sink = Sink::default();
             msgpack_serde::to_writer_with_config(&mut sink, &value, config).unwrap();
             let vec = msgpack_serde::to_vec_with_config(&value, config).unwrap();
             prop_assert_eq!(&vec, &sink.0);

@@ -20,6 +20,8 @@
 //! - [`INTEGER_EDGES`]: the integers at the boundaries between MessagePack's
 //!   forms; with the `proptest` feature, [`strategies`] for integers,
 //!   values and bytes that look like MessagePack.
+//! - [`Sink`]: an `io::Write` that is not a `Vec<u8>`, for checking a
+//!   serializer's fast path for vectors against its general one.
 //! - [`in_ci`] and [`skip`]: a test that needs an outside tool skips with a
 //!   message when it is missing, but fails under CI, which installs it.
 //! - With the `http` feature, [`http::serve`]: an app on 127.0.0.1 at an
@@ -30,7 +32,7 @@ pub mod http;
 #[cfg(feature = "proptest")]
 pub mod strategies;
 
-use std::io::Write as _;
+use std::io::{self, Write as _};
 
 /// Integers at the boundaries between MessagePack's forms, and between
 /// what a JSON double holds exactly (2^53): each family's edges, from
@@ -64,6 +66,33 @@ pub const INTEGER_EDGES: [i128; 26] = [
     -(1 << 53) - 1,
     i64::MIN as i128,
 ];
+
+/// An `io::Write` into a vector that a serializer cannot recognise as
+/// one: msgpack-serde writes into a `Vec<u8>` through fast paths, and
+/// over a `Sink` through the general `io::Write` path, which the fast
+/// paths must match byte for byte.
+///
+/// ```
+/// use std::io::Write;
+/// use msgpack_test_support::Sink;
+///
+/// let mut sink = Sink::default();
+/// sink.write_all(&[0x93, 1, 2, 3]).unwrap(); // what a serializer writes
+/// assert_eq!(sink.0, [0x93, 1, 2, 3]);
+/// ```
+#[derive(Debug, Default)]
+pub struct Sink(pub Vec<u8>);
+
+impl io::Write for Sink {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
 
 /// Whether the environment variable `CI` is set (to anything but empty,
 /// `false` or `0`), as `.ci/run` sets it.
