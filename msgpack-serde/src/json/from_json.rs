@@ -519,6 +519,35 @@ mod tests {
         assert_eq!(to_msgpack(&json, FromJson::tagged()).unwrap(), general);
     }
 
+    /// A decimal read into the float nearest it. serde_json without its
+    /// `float_roundtrip` feature reads the first two a unit in the last
+    /// place off (`...8d`), so a float written by serde_json would not
+    /// come back as itself. (The workspace's whole test run has the
+    /// feature through msgpack-cli whatever this crate asks; `.ci/run`
+    /// checks this crate's and msgpack-axum's own builds have it.)
+    #[test]
+    fn decimals_are_read_into_the_nearest_float() {
+        for (json, nearest) in [
+            ("-2.5927524301294156e206", -2.592_752_430_129_415_6e206_f64),
+            ("2.5927524301294156e+206", 2.592_752_430_129_415_6e206),
+            ("1.7976931348623157e308", f64::MAX),
+            ("5e-324", 5e-324),
+            ("0.30000000000000004", 0.300_000_000_000_000_04),
+        ] {
+            let mut expected = vec![marker::F64];
+            expected.extend(nearest.to_be_bytes());
+            assert_eq!(
+                to_msgpack(json.as_bytes(), FromJson::plain()).unwrap(),
+                expected,
+                "{json}"
+            );
+        }
+        assert_eq!(
+            (-2.592_752_430_129_415_6e206_f64).to_bits(),
+            0xeac9_d7ac_0b3a_ad8c
+        );
+    }
+
     #[test]
     fn every_json_type_in_its_smallest_form() {
         let json = br#"{"id":1042,"big":18446744073709551615,"neg":-9223372036854775808,"f":0.5,"t":true,"n":null,"s":"\u00e9","a":[]}"#;

@@ -19,9 +19,11 @@
 //!
 //! JSON to MessagePack ([`to_msgpack`], [`write_msgpack`]): objects become
 //! maps keyed by string, integers keep their exact value in the smallest
-//! form (all of u64 and i64), other numbers are float 64 ([`FromJson::f32`]:
-//! float 32 when exact), and the bytes are those of msgpack-serde's
-//! [`Serializer`](crate::Serializer) for the same data. JSON gives no length
+//! form (all of u64 and i64), other (finite) numbers are the float 64
+//! nearest them ([`FromJson::f32`]: float 32 when exact), so a float
+//! written as JSON by serde_json comes back as itself, and the bytes are
+//! those of msgpack-serde's [`Serializer`](crate::Serializer) for the
+//! same data. JSON gives no length
 //! for an object or an array before its entries, where a serializer must
 //! count each into a buffer of its own; this writer keeps one header byte
 //! per container in the output, writes the entries in place and patches
