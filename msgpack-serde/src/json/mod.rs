@@ -23,11 +23,11 @@
 //! nearest them ([`FromJson::f32`]: float 32 when exact), so a float
 //! written as JSON by serde_json comes back as itself, and the bytes are
 //! those of msgpack-serde's [`Serializer`](crate::Serializer) for the
-//! same data. JSON gives no length
-//! for an object or an array before its entries, where a serializer must
-//! count each into a buffer of its own; this writer keeps one header byte
-//! per container in the output, writes the entries in place and patches
-//! the header at the end, widening it for a longer container.
+//! same data. JSON gives no length for an object or an array before its
+//! entries, where a serializer must count each into a buffer of its own;
+//! this writer keeps one header byte per container in the output, writes
+//! the entries in place and patches the header at the end, widening it
+//! for a longer container.
 //!
 //! The tagged forms ([`Style::Tagged`]), for what JSON cannot hold:
 //!
