@@ -125,7 +125,7 @@ impl<'a> Reader<'a> {
 
     /// A type-mismatch error at `start` for the `found` marker.
     #[cold]
-    fn mismatch(&self, start: usize, expected: &'static str, found: Marker) -> Error {
+    pub(crate) fn mismatch(&self, start: usize, expected: &'static str, found: Marker) -> Error {
         let kind = match found {
             Marker::Reserved => ErrorKind::ReservedMarker,
             found => ErrorKind::TypeMismatch { expected, found },
@@ -182,28 +182,11 @@ impl<'a> Reader<'a> {
     /// ```
     #[inline]
     pub fn read_integer(&mut self) -> Result<Integer, Error> {
-        self.atomic(|r| {
-            let start = r.position();
-            let marker = r.read_marker()?;
-            r.integer_after(marker, start)
-        })
-    }
-
-    /// Reads the body of an integer whose `marker` (at `start`) was read.
-    #[inline]
-    fn integer_after(&mut self, marker: Marker, start: usize) -> Result<Integer, Error> {
-        Ok(match marker {
-            Marker::FixPos(n) => Integer::from_u64(n as u64),
-            Marker::FixNeg(n) => Integer::from_i64(n as i64),
-            Marker::U8 => Integer::from_u64(self.take_byte()? as u64),
-            Marker::U16 => Integer::from_u64(u16::from_be_bytes(self.take_array()?) as u64),
-            Marker::U32 => Integer::from_u64(u32::from_be_bytes(self.take_array()?) as u64),
-            Marker::U64 => Integer::from_u64(u64::from_be_bytes(self.take_array()?)),
-            Marker::I8 => Integer::from_i64(self.take_byte()? as i8 as i64),
-            Marker::I16 => Integer::from_i64(i16::from_be_bytes(self.take_array()?) as i64),
-            Marker::I32 => Integer::from_i64(i32::from_be_bytes(self.take_array()?) as i64),
-            Marker::I64 => Integer::from_i64(i64::from_be_bytes(self.take_array()?)),
-            found => return Err(self.mismatch(start, "an integer", found)),
+        let head = self.read_int_head()?;
+        Ok(if head.negative {
+            Integer::from_i64(head.value as i64)
+        } else {
+            Integer::from_u64(head.value)
         })
     }
 

@@ -83,6 +83,7 @@ pub mod encode;
 mod error;
 #[cfg(feature = "alloc")]
 mod frame;
+mod int_head;
 mod integer;
 mod limits;
 pub mod marker;
@@ -101,6 +102,7 @@ pub use decode::{ExtMeta, Token};
 pub use error::{EncodeError, Error, ErrorKind};
 #[cfg(feature = "alloc")]
 pub use frame::{Framed, Framer};
+pub use int_head::IntHead;
 pub use integer::{FromInteger, Integer, OutOfRange};
 pub use limits::{Limits, Owed};
 pub use marker::{Family, Length, Marker};

@@ -47,7 +47,6 @@ mod config;
 mod de;
 mod error;
 mod ext;
-mod int_head;
 #[cfg(feature = "json")]
 pub mod json;
 mod macros;

@@ -8,7 +8,7 @@
 
 use std::marker::PhantomData;
 
-use msgpack_core::{marker, ErrorKind, Family, Limits, Owed, Reader};
+use msgpack_core::{marker, ErrorKind, Family, IntHead, Limits, Owed, Reader};
 use serde::de::{self, Visitor};
 
 use super::access::Items;
@@ -249,28 +249,39 @@ impl<'a, M> Decoder<'a, M> {
     }
 
     /// Visits the number or boolean whose marker `byte` is at the reader
-    /// (one for which [`is_scalar`] holds).
+    /// (one for which [`is_scalar`] holds). Integers are read by
+    /// msgpack-core's one integer read, the table the inlined paths use.
     #[inline(always)]
     fn scalar<'de, V: Visitor<'de>>(&mut self, byte: u8, visitor: V) -> Result<V::Value>
     where
         M: Strings<'a, 'de>,
     {
         let r = &mut self.reader;
-        r.take_byte()?;
+        // Integers first: most scalars that reach here are integers (at
+        // the end of the input, out of the target's range, or tags).
+        if byte <= marker::FIXPOS_MAX {
+            r.consume(1);
+            return visitor.visit_u64(u64::from(byte));
+        }
+        if let Some(head) = IntHead::read(r.remaining()) {
+            r.consume(head.len);
+            return visit_int(visitor, head);
+        }
         match byte {
-            marker::FIXPOS..=marker::FIXPOS_MAX => visitor.visit_u64(byte as u64),
-            marker::FIXNEG..=marker::FIXNEG_MAX => visitor.visit_i64(byte as i8 as i64),
-            marker::FALSE | marker::TRUE => visitor.visit_bool(byte == marker::TRUE),
-            marker::F32 => visitor.visit_f32(f32::from_be_bytes(r.take_array()?)),
-            marker::F64 => visitor.visit_f64(f64::from_be_bytes(r.take_array()?)),
-            marker::U8 => visitor.visit_u64(r.take_byte()? as u64),
-            marker::U16 => visitor.visit_u64(u16::from_be_bytes(r.take_array()?) as u64),
-            marker::U32 => visitor.visit_u64(u32::from_be_bytes(r.take_array()?) as u64),
-            marker::U64 => visitor.visit_u64(u64::from_be_bytes(r.take_array()?)),
-            marker::I8 => visit_signed(visitor, r.take_byte()? as i8 as i64),
-            marker::I16 => visit_signed(visitor, i16::from_be_bytes(r.take_array()?) as i64),
-            marker::I32 => visit_signed(visitor, i32::from_be_bytes(r.take_array()?) as i64),
-            _ => visit_signed(visitor, i64::from_be_bytes(r.take_array()?)),
+            marker::FALSE | marker::TRUE => {
+                r.consume(1);
+                visitor.visit_bool(byte == marker::TRUE)
+            }
+            marker::F32 => {
+                let [_, bits @ ..] = r.take_array::<5>()?;
+                visitor.visit_f32(f32::from_be_bytes(bits))
+            }
+            marker::F64 => {
+                let [_, bits @ ..] = r.take_array::<9>()?;
+                visitor.visit_f64(f64::from_be_bytes(bits))
+            }
+            // An integer cut short by the end of the input: the error.
+            _ => visit_int(visitor, r.read_int_head()?),
         }
     }
 
@@ -500,11 +511,13 @@ fn is_scalar(byte: u8) -> bool {
     SCALAR[byte as usize]
 }
 
-/// A signed integer: non-negative values are unsigned, whatever their format.
+/// An integer to the visitor: `visit_i64` if negative, else `visit_u64`,
+/// whatever its form.
 #[inline(always)]
-fn visit_signed<'de, V: Visitor<'de>>(visitor: V, n: i64) -> Result<V::Value> {
-    match u64::try_from(n) {
-        Ok(n) => visitor.visit_u64(n),
-        Err(_) => visitor.visit_i64(n),
+fn visit_int<'de, V: Visitor<'de>>(visitor: V, head: IntHead) -> Result<V::Value> {
+    if head.negative {
+        visitor.visit_i64(head.value as i64)
+    } else {
+        visitor.visit_u64(head.value)
     }
 }

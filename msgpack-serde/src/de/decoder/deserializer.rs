@@ -3,13 +3,12 @@
 //! strings, identifiers, options) and its general `any`.
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{marker, Family};
+use msgpack_core::{marker, Family, IntHead};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::{Decoder, Strings};
 use crate::de::access::EnumAccess;
-use crate::int_head::int_head;
 use crate::raw::RAW_VALUE_NAME;
 use crate::{Error, Result};
 
@@ -47,7 +46,7 @@ macro_rules! integers {
                     self.reader.consume(1);
                     visitor.visit_u64(byte as u64)
                 }
-                _ => match int_head(rest) {
+                _ => match rest.first_chunk::<9>().and_then(IntHead::from_window) {
                     // Fits in i64: negative, or without the top bit. One comparison,
                     // true on in-range data, where two branches (on the sign, then
                     // on the bit) would mispredict on mixed signs.

@@ -22,11 +22,10 @@ use std::cell::Cell;
 use std::fmt;
 use std::mem::ManuallyDrop;
 
-use msgpack_core::marker;
+use msgpack_core::{marker, IntHead};
 use serde::de::{self, Deserialize, Visitor};
 
 use super::{Decoder, Strings};
-use crate::int_head::int_window;
 use crate::Result;
 
 /// A number an array element can be read as in the loop.
@@ -61,7 +60,7 @@ macro_rules! integers {
                 if let Some(number) = Self::from_fixint(window[0]) {
                     return Some((number, 1));
                 }
-                let head = int_window(window)?;
+                let head = IntHead::from_window(window)?;
                 // As the usual path: one comparison that holds on in-range
                 // data, not a branch on the sign, which mispredicts on
                 // data of mixed signs.

@@ -1,0 +1,263 @@
+//! Integers read in one place, without branching on their form: random
+//! integers mispredict a branch (or a jump table) on the marker nearly
+//! every time. [`IntHead::from_window`] is the read every decoder inlines
+//! where 9 bytes are at hand; [`IntHead::read`] and
+//! [`Reader::read_int_head`] read any integer, to the last byte of the
+//! input, under the same table.
+
+use crate::{marker, Error, Reader};
+
+/// How to read the integer a marker byte starts, packed in one word so
+/// that one load fetches it: its bytes in all (`LEN`, 0 when the byte
+/// starts no integer), whether it is signed (`SIGNED`), and the 64-bit
+/// big-endian word that holds it, at the marker (`AT_MARKER`, a fixint)
+/// or just after it, shifted right by `shift` (the bits from
+/// `SHIFT_AT` up; a shift uses only its low six bits, so the flags above
+/// them need no mask).
+type IntRead = u32;
+
+const LEN: IntRead = 0xff;
+const SHIFT_AT: u32 = 8;
+const SIGNED: IntRead = 1 << 16;
+const AT_MARKER: IntRead = 1 << 24;
+
+const NOT_AN_INT: IntRead = 0;
+
+/// A fixint: its own marker byte, as the top byte of the word.
+const fn fix(signed: bool) -> IntRead {
+    1 | 56 << SHIFT_AT | if signed { SIGNED } else { 0 } | AT_MARKER
+}
+
+/// A marker and `width` bytes: the top bytes of the word after the marker.
+const fn sized(width: u32, signed: bool) -> IntRead {
+    (1 + width) | (64 - 8 * width) << SHIFT_AT | if signed { SIGNED } else { 0 }
+}
+
+static INT_READS: [IntRead; 256] = {
+    let mut table = [NOT_AN_INT; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = match byte as u8 {
+            marker::FIXPOS..=marker::FIXPOS_MAX => fix(false),
+            marker::FIXNEG..=marker::FIXNEG_MAX => fix(true),
+            marker::U8 => sized(1, false),
+            marker::U16 => sized(2, false),
+            marker::U32 => sized(4, false),
+            marker::U64 => sized(8, false),
+            marker::I8 => sized(1, true),
+            marker::I16 => sized(2, true),
+            marker::I32 => sized(4, true),
+            marker::I64 => sized(8, true),
+            _ => NOT_AN_INT,
+        };
+        byte += 1;
+    }
+    table
+};
+
+/// An integer read from the front of the input: what the marker byte
+/// and the bytes after it say, before any choice of Rust type.
+///
+/// ```
+/// use msgpack_core::IntHead;
+///
+/// // int 16 -300, then bytes of whatever follows
+/// let head = IntHead::from_window(&[0xd1, 0xfe, 0xd4, 0, 0, 0, 0, 0, 0]).unwrap();
+/// assert_eq!((head.value as i64, head.negative, head.len), (-300, true, 3));
+/// assert!(IntHead::from_window(&[0xc0; 9]).is_none()); // nil
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntHead {
+    /// The value's bits: the value itself unless `negative`.
+    pub value: u64,
+    /// The value is negative: `value as i64` is it.
+    pub negative: bool,
+    /// The bytes it took, marker included.
+    pub len: usize,
+}
+
+impl IntHead {
+    /// The integer `window`, the next 9 bytes of the input (enough for
+    /// any form, read as one 8-byte load), starts with, when it starts
+    /// with one.
+    #[inline(always)]
+    pub fn from_window(window: &[u8; 9]) -> Option<IntHead> {
+        let read = INT_READS[window[0] as usize];
+        if read & LEN == 0 {
+            return None;
+        }
+        // The word at the marker or after it: a load at an offset of 0 or
+        // 1, not a branch (what this read avoids) nor a select of two words.
+        let at = usize::from(read & AT_MARKER == 0);
+        let (_, word) = window.split_at(at);
+        Some(Self::from_word(
+            read,
+            u64::from_be_bytes(*word.first_chunk::<8>()?),
+        ))
+    }
+
+    /// The integer `rest` starts with, when it starts with a whole one
+    /// (through [`from_window`](Self::from_window) where 9 bytes are at
+    /// hand).
+    ///
+    /// ```
+    /// use msgpack_core::IntHead;
+    ///
+    /// assert_eq!(IntHead::read(&[0xcc, 0xff]).map(|head| head.value), Some(255));
+    /// assert_eq!(IntHead::read(&[0xcd, 0xff]), None); // a uint 16 cut short
+    /// ```
+    #[inline(always)]
+    pub fn read(rest: &[u8]) -> Option<IntHead> {
+        match rest.first_chunk::<9>() {
+            Some(window) => Self::from_window(window),
+            None => Self::from_short(rest),
+        }
+    }
+
+    /// The integer at the front of `rest` when it holds fewer than 9
+    /// bytes (a lone value, the end of a message): its bytes after the
+    /// marker in one load of their width, placed as the window's word
+    /// would hold them; `None` unless all its bytes are there.
+    #[inline(always)]
+    fn from_short(rest: &[u8]) -> Option<IntHead> {
+        let (&byte, body) = rest.split_first()?;
+        let read = INT_READS[usize::from(byte)];
+        let word = match read & LEN {
+            1 => u64::from(byte) << 56,
+            2 => u64::from(*body.first()?) << 56,
+            3 => u64::from(u16::from_be_bytes(*body.first_chunk()?)) << 48,
+            5 => u64::from(u32::from_be_bytes(*body.first_chunk()?)) << 32,
+            9 => u64::from_be_bytes(*body.first_chunk()?),
+            _ => return None,
+        };
+        Some(Self::from_word(read, word))
+    }
+
+    /// The integer in `word` (big-endian, from the byte `read` says), as
+    /// `read`, its table entry, says to take it.
+    #[inline(always)]
+    fn from_word(read: IntRead, word: u64) -> IntHead {
+        let shift = read >> SHIFT_AT;
+        let unsigned = word.wrapping_shr(shift);
+        let signed = (word as i64).wrapping_shr(shift);
+        let is_signed = read & SIGNED != 0;
+        IntHead {
+            value: if is_signed { signed as u64 } else { unsigned },
+            negative: is_signed && signed < 0,
+            len: (read & LEN) as usize,
+        }
+    }
+}
+
+impl Reader<'_> {
+    /// Reads an integer of any form, as an [`IntHead`]: the one read of
+    /// integers under [`read_integer`](Self::read_integer) and msgpack-serde's
+    /// decoder. Another type is a type-mismatch error, a truncated integer
+    /// an end-of-input error, and neither consumes anything.
+    ///
+    /// ```
+    /// use msgpack_core::{IntHead, Reader};
+    ///
+    /// let mut reader = Reader::new(&[0xcd, 0x01, 0x2c, 0xff]);
+    /// assert_eq!(reader.read_int_head(), Ok(IntHead { value: 300, negative: false, len: 3 }));
+    /// assert_eq!(reader.read_int_head(), Ok(IntHead { value: u64::MAX, negative: true, len: 1 }));
+    /// let error = Reader::new(&[0xcd, 0x01]).read_int_head().unwrap_err();
+    /// assert_eq!(error.to_string(), "unexpected end of input at offset 2");
+    /// ```
+    #[inline(always)]
+    pub fn read_int_head(&mut self) -> Result<IntHead, Error> {
+        match IntHead::read(self.remaining()) {
+            Some(head) => {
+                self.consume(head.len);
+                Ok(head)
+            }
+            None => Err(self.not_an_int()),
+        }
+    }
+
+    /// Why the input does not start with a whole integer.
+    #[cold]
+    fn not_an_int(&self) -> Error {
+        let mut probe = self.clone();
+        let start = probe.position();
+        match probe.read_marker() {
+            Err(error) => error,
+            Ok(found) if INT_READS[usize::from(found.to_u8())] != NOT_AN_INT => probe.eof(),
+            Ok(found) => probe.mismatch(start, "an integer", found),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode;
+    use alloc::vec::Vec;
+
+    /// Every form at its edges, read back from a 9-byte window with
+    /// trailing bytes that must not leak into the value, and from the
+    /// integer's own bytes alone.
+    #[test]
+    fn reads_every_form_as_written() {
+        for n in [
+            0,
+            1,
+            127,
+            128,
+            255,
+            256,
+            65_535,
+            65_536,
+            u32::MAX as i128,
+            u32::MAX as i128 + 1,
+            u64::MAX as i128,
+            -1,
+            -32,
+            -33,
+            -128,
+            -129,
+            -32_768,
+            -32_769,
+            i32::MIN as i128,
+            i32::MIN as i128 - 1,
+            i64::MIN as i128,
+        ] {
+            let mut bytes = Vec::new();
+            match u64::try_from(n) {
+                Ok(u) => encode::write_uint(&mut bytes, u).map(drop).unwrap(),
+                Err(_) => encode::write_int(&mut bytes, n as i64).map(drop).unwrap(),
+            }
+            let len = bytes.len();
+            let alone = Reader::new(&bytes).read_int_head().unwrap();
+            bytes.resize(len + 9, 0xa5);
+            let head = IntHead::from_window(bytes.first_chunk::<9>().unwrap()).unwrap();
+            assert_eq!(head, alone, "{n}");
+            assert_eq!(head.len, len, "{n}");
+            assert_eq!(head.negative, n < 0, "{n}");
+            let read = if head.negative {
+                head.value as i64 as i128
+            } else {
+                head.value as i128
+            };
+            assert_eq!(read, n);
+        }
+    }
+
+    #[test]
+    fn other_markers_and_truncated_integers_are_errors_that_consume_nothing() {
+        for byte in (0x80..=0xcb).chain(0xd4..=0xdf) {
+            assert!(IntHead::from_window(&[byte; 9]).is_none(), "{byte:#04x}");
+            let bytes = [byte; 9];
+            let mut reader = Reader::new(&bytes);
+            assert!(!reader.read_int_head().unwrap_err().is_eof(), "{byte:#04x}");
+            assert_eq!(reader.position(), 0);
+        }
+        for bytes in [&[][..], &[0xcc], &[0xcd, 1], &[0xd3, 1, 2, 3, 4, 5, 6, 7]] {
+            let mut reader = Reader::new(bytes);
+            let error = reader.read_int_head().unwrap_err();
+            assert!(error.is_eof(), "{bytes:?}");
+            assert_eq!(error.offset(), bytes.len());
+            assert_eq!(reader.position(), 0);
+        }
+    }
+}
