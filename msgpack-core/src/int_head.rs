@@ -243,6 +243,58 @@ mod tests {
         }
     }
 
+    /// The integer a marker-by-marker reading of the spec finds at the
+    /// front of `bytes`, if a whole one is there.
+    fn by_the_spec(bytes: &[u8]) -> Option<(i128, usize)> {
+        let (&marker, body) = bytes.split_first()?;
+        let be = |width: usize| -> Option<u64> {
+            let bytes = body.get(..width)?;
+            Some(bytes.iter().fold(0, |n, &b| n << 8 | u64::from(b)))
+        };
+        let signed = |width: usize| -> Option<i128> {
+            let n = be(width)?;
+            let bits = 8 * width as u32;
+            Some((n as i128) - (((n >> (bits - 1)) & 1) as i128) * (1i128 << bits))
+        };
+        Some(match marker {
+            0x00..=0x7f => (i128::from(marker), 1),
+            0xe0..=0xff => (i128::from(marker as i8), 1),
+            0xcc => (i128::from(be(1)?), 2),
+            0xcd => (i128::from(be(2)?), 3),
+            0xce => (i128::from(be(4)?), 5),
+            0xcf => (i128::from(be(8)?), 9),
+            0xd0 => (signed(1)?, 2),
+            0xd1 => (signed(2)?, 3),
+            0xd2 => (signed(4)?, 5),
+            0xd3 => (signed(8)?, 9),
+            _ => return None,
+        })
+    }
+
+    /// Every marker byte, followed by 0 to 10 bytes of a few patterns:
+    /// the table read and the spec agree on the value and its length,
+    /// and both refuse the same inputs.
+    #[test]
+    fn agrees_with_the_spec_for_every_marker_and_length() {
+        for marker in 0..=255u8 {
+            for pattern in [0x00, 0xff, 0x80, 0x7f, 0xa5] {
+                for len in 0..=10 {
+                    let mut bytes = alloc::vec![marker];
+                    bytes.extend((0..len).map(|i| pattern ^ (i as u8).wrapping_mul(37)));
+                    let read = IntHead::read(&bytes).map(|head| {
+                        let n = if head.negative {
+                            i128::from(head.value as i64)
+                        } else {
+                            i128::from(head.value)
+                        };
+                        (n, head.len)
+                    });
+                    assert_eq!(read, by_the_spec(&bytes), "{bytes:02x?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn other_markers_and_truncated_integers_are_errors_that_consume_nothing() {
         for byte in (0x80..=0xcb).chain(0xd4..=0xdf) {
