@@ -115,22 +115,31 @@ impl IntHead {
     }
 
     /// The integer at the front of `rest` when it holds fewer than 9
-    /// bytes (a lone value, the end of a message): its bytes after the
-    /// marker in one load of their width, placed as the window's word
-    /// would hold them; `None` unless all its bytes are there.
+    /// bytes (a lone value, the end of a message), form by form: the
+    /// table's one 8-byte load needs 9 bytes, and past the inlined paths
+    /// (where this runs) a branch on the form costs less than a word
+    /// built from the bytes there are. `None` unless all its bytes are
+    /// there.
     #[inline(always)]
     fn from_short(rest: &[u8]) -> Option<IntHead> {
         let (&byte, body) = rest.split_first()?;
-        let read = INT_READS[usize::from(byte)];
-        let word = match read & LEN {
-            1 => u64::from(byte) << 56,
-            2 => u64::from(*body.first()?) << 56,
-            3 => u64::from(u16::from_be_bytes(*body.first_chunk()?)) << 48,
-            5 => u64::from(u32::from_be_bytes(*body.first_chunk()?)) << 32,
-            9 => u64::from_be_bytes(*body.first_chunk()?),
+        let (value, len) = match byte {
+            marker::FIXPOS..=marker::FIXPOS_MAX => (i64::from(byte), 1),
+            marker::FIXNEG..=marker::FIXNEG_MAX => (i64::from(byte as i8), 1),
+            marker::U8 => (i64::from(*body.first()?), 2),
+            marker::U16 => (i64::from(u16::from_be_bytes(*body.first_chunk()?)), 3),
+            marker::U32 => (i64::from(u32::from_be_bytes(*body.first_chunk()?)), 5),
+            marker::I8 => (i64::from(*body.first()? as i8), 2),
+            marker::I16 => (i64::from(i16::from_be_bytes(*body.first_chunk()?)), 3),
+            marker::I32 => (i64::from(i32::from_be_bytes(*body.first_chunk()?)), 5),
+            // uint 64 and int 64 take 9 bytes: never fewer.
             _ => return None,
         };
-        Some(Self::from_word(read, word))
+        Some(IntHead {
+            value: value as u64,
+            negative: value < 0,
+            len,
+        })
     }
 
     /// The integer in `word` (big-endian, from the byte `read` says), as
