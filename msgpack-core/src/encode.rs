@@ -469,6 +469,7 @@ pub fn write_array_len<W: Write>(out: &mut W, len: usize) -> Result<Marker, Enco
 /// [`write_array_len`] or [`write_map_len`] (`is_map`), always inlined:
 /// for [`Room`](crate::Room), whose writes must inline to keep it in
 /// registers.
+#[cfg(feature = "alloc")]
 #[inline(always)]
 pub(crate) fn write_container_len_inlined<W: Write>(
     out: &mut W,

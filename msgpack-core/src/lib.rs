@@ -77,6 +77,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "alloc")]
 mod copy;
 pub mod decode;
 pub mod encode;
