@@ -249,8 +249,8 @@ impl<'a, M> Decoder<'a, M> {
     }
 
     /// Visits the number or boolean whose marker `byte` is at the reader
-    /// (one for which [`is_scalar`] holds). Integers are read by
-    /// msgpack-core's one integer read, the table the inlined paths use.
+    /// (one for which [`is_scalar`] holds). Integers go through
+    /// msgpack-core's `IntHead::read`, after a positive fixint by its byte.
     #[inline(always)]
     fn scalar<'de, V: Visitor<'de>>(&mut self, byte: u8, visitor: V) -> Result<V::Value>
     where
@@ -280,8 +280,7 @@ impl<'a, M> Decoder<'a, M> {
                 let [_, bits @ ..] = r.take_array::<9>()?;
                 visitor.visit_f64(f64::from_be_bytes(bits))
             }
-            // An integer cut short by the end of the input: the error.
-            _ => visit_int(visitor, r.read_int_head()?),
+            _ => truncated_int(r, visitor),
         }
     }
 
@@ -509,6 +508,15 @@ fn is_scalar(byte: u8) -> bool {
         table
     };
     SCALAR[byte as usize]
+}
+
+/// An integer marker that `IntHead::read` did not read: cut short by the
+/// end of the input, so the reader's error. Out of line, so that the read
+/// is not inlined a second time into each `scalar`.
+#[cold]
+#[inline(never)]
+fn truncated_int<'de, V: Visitor<'de>>(reader: &mut Reader<'_>, visitor: V) -> Result<V::Value> {
+    visit_int(visitor, reader.read_int_head()?)
 }
 
 /// An integer to the visitor: `visit_i64` if negative, else `visit_u64`,
