@@ -1,6 +1,13 @@
 //! The decoder proper: MessagePack bytes in memory into the serde data
 //! model, with the fast paths the hot types take (integers, floats, short
 //! strings, fixmaps and fixarrays) inlined and the rest out of line.
+//!
+//! Each kind of value is read in one place: numbers and booleans by
+//! `scalar`, short strings by `short_str`, array and map headers by
+//! `container_header`, everything else by `not_container`. `any` puts
+//! them together, in the order values are most common; each serde request
+//! tries its own kind's fast path and otherwise calls `any_value`, `any`
+//! out of line.
 //! [`Deserializer`](super::Deserializer) runs one over its input, borrowing
 //! ([`Borrowed`]) or copying ([`Copied`]) as the input allows. Its serde
 //! `Deserializer` impl, which maps each request onto these paths, is in
@@ -237,8 +244,8 @@ impl<'a, M> Decoder<'a, M> {
             .map_err(|error| error.at(start))
     }
 
-    /// One value of any type: [`Deserializer::deserialize_any`] out of
-    /// line, for the slow paths of the inlined methods.
+    /// One value of any type: `any` out of line, the slow path of every
+    /// inlined request, with the value's offset on its errors.
     #[inline(never)]
     fn any_value<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
     where
@@ -284,36 +291,6 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
-    /// Visits the value at the reader: a number or a boolean straight
-    /// from its marker, anything else through `any`.
-    #[inline(always)]
-    fn scalar_or_any<'de, V: Visitor<'de>>(&mut self, start: usize, visitor: V) -> Result<V::Value>
-    where
-        M: Strings<'a, 'de>,
-    {
-        let byte = self.reader.peek_byte()?;
-        if is_scalar(byte) {
-            self.scalar(byte, visitor)
-        } else {
-            self.any(start, visitor)
-        }
-    }
-
-    /// [`scalar_or_any`](Self::scalar_or_any) as a call: the whole
-    /// dispatch, inlined into every integer read, kept them from inlining
-    /// into the visitors around them.
-    #[inline(never)]
-    fn scalar_or_any_out_of_line<'de, V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        visitor: V,
-    ) -> Result<V::Value>
-    where
-        M: Strings<'a, 'de>,
-    {
-        self.scalar_or_any(start, visitor)
-    }
-
     /// Reads 16 bytes of bin, the form rmp-serde gives 128-bit integers;
     /// `None` (reading nothing) when the next value is something else.
     fn wide_int(&mut self) -> Result<Option<[u8; 16]>> {
@@ -344,24 +321,6 @@ impl<'a, M> Decoder<'a, M> {
             Ok(Some(self.reader.take(len as usize)?))
         } else {
             Ok(None)
-        }
-    }
-
-    /// Visits the value whose marker `byte` is at the reader: a fixstr
-    /// or a str 8 directly, anything else through `any`.
-    #[inline(always)]
-    fn short_str_or_any<'de, V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        byte: u8,
-        visitor: V,
-    ) -> Result<V::Value>
-    where
-        M: Strings<'a, 'de>,
-    {
-        match self.short_str(byte)? {
-            Some(bytes) => self.visit_utf8(start, bytes, visitor),
-            None => self.any(start, visitor),
         }
     }
 

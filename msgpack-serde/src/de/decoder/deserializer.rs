@@ -26,8 +26,8 @@ macro_rules! one_value {
 
 /// Integers: a positive fixint after one comparison; with 9 bytes at
 /// hand, every other integer form through one table lookup, without a
-/// branch on the form; everything else through `scalar_or_any`, out of
-/// line so that the fast paths inline into the struct around them.
+/// branch on the form; everything else through `any_value`, out of line
+/// so that the fast paths inline into the struct around them.
 ///
 /// A table-read integer goes to the visit its target takes without a
 /// second look, whatever its sign: `visit_i64` for a signed target when
@@ -58,7 +58,7 @@ macro_rules! integers {
                         self.reader.consume(head.len);
                         visitor.visit_u64(head.value)
                     }
-                    _ => self.scalar_or_any_out_of_line(start, visitor),
+                    _ => self.any_value(visitor),
                 },
             };
             result.map_err(|error| error.at(start))
@@ -86,15 +86,15 @@ macro_rules! floats {
 }
 
 /// Strings: a fixstr or str 8 straight to the visitor, everything else
-/// through `any`.
+/// through `any_value`. Always inlined: field names come through here.
 macro_rules! strings {
     ($($method:ident)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let start = self.begin();
             let byte = self.reader.peek_byte()?;
-            let result = self.short_str_or_any(start, byte, visitor);
-            result.map_err(|error| error.at(start))
+            self.str_or_any(start, byte, visitor)
+                .map_err(|error| error.at(start))
         }
     )*};
 }
@@ -285,11 +285,20 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         self.human_readable
     }
 
+    /// `true` and `false` straight to the visitor, everything else
+    /// through `any_value`.
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
-        self.scalar_or_any(start, visitor)
-            .map_err(|error| error.at(start))
+        match self.reader.remaining().first() {
+            Some(&byte @ (marker::FALSE | marker::TRUE)) => {
+                self.reader.consume(1);
+                visitor
+                    .visit_bool::<Error>(byte == marker::TRUE)
+                    .map_err(|error| error.at(start))
+            }
+            _ => self.any_value(visitor),
+        }
     }
 
     integers! {
@@ -308,19 +317,19 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         deserialize_str deserialize_string
     }
 
-    /// Field names and field numbers: a fixstr, a str 8 or a positive
-    /// fixint straight to the visitor, everything else through `any`.
-    /// Always inlined: derived structs read every key through here.
+    /// Field numbers and field names: a positive fixint straight to the
+    /// visitor, anything else as a string (`str_or_any`). Always inlined: derived structs
+    /// read every key through here.
     #[inline(always)]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
         let byte = self.reader.peek_byte()?;
         let result = match byte {
             marker::FIXPOS..=marker::FIXPOS_MAX => {
-                self.reader.take_byte()?;
+                self.reader.consume(1);
                 visitor.visit_u64(byte as u64)
             }
-            _ => self.short_str_or_any(start, byte, visitor),
+            _ => self.str_or_any(start, byte, visitor),
         };
         result.map_err(|error| error.at(start))
     }
@@ -373,6 +382,24 @@ fn unexpected<'t>(token: &'t msgpack_core::Token<'_>) -> de::Unexpected<'t> {
 }
 
 impl<'a, M> Decoder<'a, M> {
+    /// Visits the value whose marker `byte` is at the reader: a fixstr or
+    /// a str 8 directly, anything else through `any_value`.
+    #[inline(always)]
+    fn str_or_any<'de, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        byte: u8,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        match self.short_str(byte)? {
+            Some(bytes) => self.visit_utf8(start, bytes, visitor),
+            None => self.any_value(visitor),
+        }
+    }
+
     /// A sequence other than a `Vec` of numbers: an array through `any`,
     /// and also bin, so a plain `Vec<u8>` or `[u8; N]` reads binary data
     /// written by other languages.
