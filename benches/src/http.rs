@@ -35,7 +35,6 @@
 //! falls on all of them alike; the ratios are the medians of the
 //! per-round ratios.
 
-use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
@@ -56,7 +55,13 @@ use serde::Serialize;
 
 use crate::fixtures;
 use crate::model::plain::{Order, Profile};
-use crate::table::duration;
+use in_process::{encode_costs, router_costs};
+
+mod in_process;
+mod table;
+
+pub use in_process::EncodeCost;
+pub use table::http_table;
 
 /// The fixtures the load test serves.
 pub const FIXTURES: [&str; 2] = ["api_profile", "document"];
@@ -269,15 +274,6 @@ pub struct HttpResult {
     pub ratios: Vec<Ratio>,
     /// What each case costs the server alone, measured in-process.
     pub in_process: Vec<EncodeCost>,
-}
-
-/// The time of one operation of the server's, outside HTTP.
-#[derive(Clone, Debug, Serialize)]
-pub struct EncodeCost {
-    /// What is timed.
-    pub operation: &'static str,
-    /// Nanoseconds per body (median).
-    pub ns: f64,
 }
 
 /// Runs the load test on each fixture named (see [`FIXTURES`]).
@@ -519,113 +515,6 @@ async fn run_fixture(
     })
 }
 
-/// Times one request of each case through the router in-process (tower's
-/// `oneshot`, no sockets, no HTTP), on a current-thread runtime of its own
-/// in a thread of its own: the server's share of each request, apart from
-/// hyper and the client.
-fn router_costs(name: &'static str, time: Duration) -> Result<Vec<EncodeCost>, String> {
-    use tower::ServiceExt as _;
-
-    let app = Router::new()
-        .merge(routes("api_profile", &*PROFILE))
-        .merge(routes("document", &*DOCUMENT))
-        .with_state(());
-    let thread = std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .expect("a current-thread runtime");
-        let budget = crate::measure::Budget {
-            iterations: 20_000,
-            max_time: (time / 20).max(Duration::from_millis(1)),
-        };
-        let mut ops: Vec<Box<dyn FnMut()>> = CASES[..4]
-            .iter()
-            .map(|case| {
-                let variant = case.variants()[0];
-                let uri = format!("/{name}/{}", variant.route);
-                let app = app.clone();
-                let runtime = &runtime;
-                Box::new(move || {
-                    let mut request = Request::get(uri.as_str());
-                    if let Some(accept) = variant.accept {
-                        request = request.header(ACCEPT, accept);
-                    }
-                    let request = request.body(axum::body::Body::empty()).expect("a request");
-                    let body = runtime.block_on(async {
-                        let response = app.clone().oneshot(request).await.expect("infallible");
-                        response
-                            .into_body()
-                            .collect()
-                            .await
-                            .expect("a body")
-                            .to_bytes()
-                    });
-                    std::hint::black_box(body);
-                }) as Box<dyn FnMut()>
-            })
-            .collect();
-        let mut ops: Vec<&mut dyn FnMut()> = ops.iter_mut().map(|op| &mut **op as _).collect();
-        crate::measure::time_interleaved(budget, &mut ops)
-    });
-    let ns = thread
-        .join()
-        .map_err(|_| "the in-process run failed".to_string())?;
-    Ok(CASES[..4]
-        .iter()
-        .zip(ns)
-        .map(|(case, ns)| EncodeCost {
-            operation: case.router_name(),
-            ns,
-        })
-        .collect())
-}
-
-/// Times each response body's encoding in-process, interleaved: what the
-/// server spends on a body besides HTTP.
-fn encode_costs<T: Serialize>(value: &T, time: Duration) -> Vec<EncodeCost> {
-    let json = serde_json::to_vec(value).expect("the fixture serializes");
-    let budget = crate::measure::Budget {
-        iterations: 20_000,
-        max_time: (time / 20).max(Duration::from_millis(1)),
-    };
-    let mut to_json = || drop(std::hint::black_box(serde_json::to_vec(value)));
-    let mut to_msgpack = || drop(std::hint::black_box(msgpack_serde::to_vec(value)));
-    let mut buffered = || drop(std::hint::black_box(json_to_msgpack_buffered(&json)));
-    let mut in_place = || drop(std::hint::black_box(msgpack_axum::json_to_msgpack(&json)));
-    assert_eq!(
-        msgpack_axum::json_to_msgpack(&json).expect("valid JSON"),
-        json_to_msgpack_buffered(&json),
-        "the layer writes other bytes than msgpack-serde"
-    );
-    let ns = crate::measure::time_interleaved(
-        budget,
-        &mut [&mut to_json, &mut to_msgpack, &mut in_place, &mut buffered],
-    );
-    [
-        "serde_json::to_vec (Json<T>)",
-        "msgpack_serde::to_vec (Negotiated<T>, MsgPack<T>)",
-        "JSON to MessagePack, as the layer re-encodes (msgpack_axum::json_to_msgpack, after serde_json::to_vec)",
-        "the same through msgpack-serde's Serializer, a buffer per container (same bytes)",
-    ]
-    .into_iter()
-    .zip(ns)
-    .map(|(operation, ns)| EncodeCost { operation, ns })
-    .collect()
-}
-
-/// JSON to MessagePack through msgpack-serde's general serializer, which
-/// buffers each container of unknown length: what the layer did before.
-fn json_to_msgpack_buffered(json: &[u8]) -> Vec<u8> {
-    let mut deserializer = serde_json::Deserializer::from_slice(json);
-    let mut serializer = msgpack_serde::Serializer::with_config(
-        Vec::with_capacity(json.len()),
-        msgpack_serde::Config::named(),
-    );
-    serde_transcode::transcode(&mut deserializer, &mut serializer).expect("valid JSON");
-    deserializer.end().expect("one document");
-    serializer.into_inner()
-}
-
 /// The `q`-quantile of sorted latencies (nearest rank).
 fn percentile(sorted: &[u64], q: f64) -> u64 {
     if sorted.is_empty() {
@@ -781,58 +670,4 @@ async fn drive(sender: &mut SendRequest<Empty<Bytes>>, job: Job<'_>) -> Result<T
         tally.bytes += body.len() as u64;
     }
     Ok(tally)
-}
-
-/// The results of one fixture as text tables.
-pub fn http_table(result: &HttpResult) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "## HTTP: {}  ({} keep-alive connections, client and server on {} worker threads)\n",
-        result.fixture, result.connections, result.worker_threads
-    );
-    let _ = writeln!(
-        out,
-        "| case | requests | requests/s | p50 | p99 | bytes/response | client check/response |"
-    );
-    let _ = writeln!(out, "|---|--:|--:|--:|--:|--:|--:|");
-    for c in &result.cases {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {:.0} | {} | {} | {:.0} | {} |",
-            c.case,
-            c.requests,
-            c.requests_per_sec,
-            duration(c.p50_ns as f64),
-            duration(c.p99_ns as f64),
-            c.bytes_per_response,
-            duration(c.check_ns_per_response),
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\n| target (requests/s, median of {ROUNDS} rounds) | ratio | range | met |"
-    );
-    let _ = writeln!(out, "|---|--:|--:|---|");
-    for r in &result.ratios {
-        let _ = writeln!(
-            out,
-            "| {} >= {:.2} | {:.3} | {:.3}-{:.3} | {} |",
-            r.name,
-            r.target,
-            r.median,
-            r.min,
-            r.max,
-            if r.met { "yes" } else { "no" },
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\n| in-process, no HTTP (one request through the router; one body) | time |"
-    );
-    let _ = writeln!(out, "|---|--:|");
-    for e in &result.in_process {
-        let _ = writeln!(out, "| {} | {} |", e.operation, duration(e.ns));
-    }
-    out
 }
