@@ -67,7 +67,7 @@ macro_rules! integers {
 }
 
 /// Floats: the float of the method's own width straight to the visitor,
-/// everything else through `any`. The fast path is a few instructions,
+/// everything else through `any_value`. The fast path is a few instructions,
 /// inlined with serde's `f32` / `f64` impls around it (a mesh or a series
 /// is mostly floats); the rest is out of line.
 macro_rules! floats {
