@@ -8,7 +8,7 @@
 //! TIME=1 target/release/examples/types_profile floats zero decode 50000  # ns a call
 //! ```
 //!
-//! Values: `integer` (an i64), `double` (an f64), `small` (`Vec<i64>` of 1 to 10), `large`
+//! Values: `integer` (an i64), `double` (an f64), `string` (62 bytes), `small` (`Vec<i64>` of 1 to 10), `large`
 //! (`Vec<i64>` of 1,000 mixed widths, the table's "larger array"), `map`
 //! (`BTreeMap<String, i64>` of 32 entries) and
 //! `floats` (`Vec<f32>` of 768, an embedding).
@@ -28,7 +28,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, name, codec, op, count] = &args[..] else {
         eprintln!(
-            "usage: types_profile integer|double|small|large|map|floats ours|zero encode|decode COUNT"
+            "usage: types_profile integer|double|string|small|large|map|floats ours|zero encode|decode COUNT"
         );
         std::process::exit(2);
     };
@@ -69,6 +69,10 @@ fn main() {
     match name.as_str() {
         "integer" => run!(1_234_567_890, i64),
         "double" => run!(std::f64::consts::PI, f64),
+        "string" => run!(
+            "The quick brown fox jumps over the lazy dog, 0123456789 times!".to_string(),
+            String
+        ),
         "small" => run!((1..=10).collect(), Vec<i64>),
         "large" => run!(
             (0..1000).map(|i| i * 7919 % 100_003 - 50_000).collect(),
@@ -82,6 +86,6 @@ fn main() {
             (0..768).map(|i| (i as f32 * 0.37).sin()).collect(),
             Vec<f32>
         ),
-        _ => panic!("value is integer, double, small, large, map or floats"),
+        _ => panic!("value is integer, double, string, small, large, map or floats"),
     }
 }

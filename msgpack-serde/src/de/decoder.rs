@@ -1,17 +1,18 @@
 //! The decoder proper: MessagePack bytes in memory into the serde data
 //! model, with the fast paths the hot types take (integers, floats, short
 //! strings, fixmaps and fixarrays) inlined and the rest out of line.
-//!
-//! Each kind of value is read in one place: numbers and booleans by
-//! `scalar`, short strings by `short_str`, array and map headers by
-//! `container_header`, everything else by `not_container`. `any` puts
-//! them together, in the order values are most common; each serde request
-//! tries its own kind's fast path and otherwise calls `any_value`, `any`
-//! out of line.
 //! [`Deserializer`](super::Deserializer) runs one over its input, borrowing
 //! ([`Borrowed`]) or copying ([`Copied`]) as the input allows. Its serde
 //! `Deserializer` impl, which maps each request onto these paths, is in
 //! `decoder/deserializer.rs`.
+//!
+//! The general path, `any`, reads each kind of value in one place:
+//! numbers and booleans in `scalar`, short strings in `short_str`, array
+//! and map headers in `container_header`, everything else in
+//! `not_container`, tried in the order values are most common. The
+//! inlined requests (booleans, integers, floats, strings, identifiers)
+//! try their own kind's fast path and otherwise call `any_value`, `any`
+//! out of line; the rarer requests call `any` after their own forms.
 
 use std::marker::PhantomData;
 
@@ -244,8 +245,8 @@ impl<'a, M> Decoder<'a, M> {
             .map_err(|error| error.at(start))
     }
 
-    /// One value of any type: `any` out of line, the slow path of every
-    /// inlined request, with the value's offset on its errors.
+    /// One value of any type: `any` out of line, the slow path of the
+    /// inlined requests, with the value's offset on its errors.
     #[inline(never)]
     fn any_value<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
     where

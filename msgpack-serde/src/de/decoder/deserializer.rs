@@ -1,6 +1,7 @@
 //! The serde `Deserializer` impl of [`Decoder`]: each of serde's
 //! requests mapped onto the decoder's fast paths (integers, floats, short
-//! strings, identifiers, options) and its general `any`.
+//! strings, identifiers, options) and its general `any` (`any_value` out
+//! of line).
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
 use msgpack_core::{marker, Family, IntHead};
@@ -86,7 +87,7 @@ macro_rules! floats {
 }
 
 /// Strings: a fixstr or str 8 straight to the visitor, everything else
-/// through `any_value`. Always inlined: field names come through here.
+/// through `any_value`.
 macro_rules! strings {
     ($($method:ident)*) => {$(
         #[inline]
@@ -317,9 +318,9 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         deserialize_str deserialize_string
     }
 
-    /// Field numbers and field names: a positive fixint straight to the
-    /// visitor, anything else as a string (`str_or_any`). Always inlined: derived structs
-    /// read every key through here.
+    /// Field numbers and field names: a positive fixint, a fixstr or a
+    /// str 8 straight to the visitor, everything else through `any_value`.
+    /// Always inlined: derived structs read every key through here.
     #[inline(always)]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
