@@ -1,6 +1,7 @@
 //! The `SeqAccess`, `MapAccess` and `EnumAccess` that serde's visitors
 //! take: the elements of a container being read, each paid from the
-//! decoder's owed count as it is read.
+//! decoder's owed count as it is read (a map entry's key and value both
+//! when the key is).
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
@@ -16,24 +17,28 @@ pub(super) struct Items<'x, 'a, M> {
 
 impl<'a, M> Items<'_, 'a, M> {
     /// Whether an element or entry is left; if so, it (or its key) is
-    /// about to be read.
+    /// about to be read, and its `VALUES` (1 an element, 2 an entry) are
+    /// paid from the owed count at once.
     #[inline(always)]
-    fn advance(&mut self) -> bool {
+    fn advance<const VALUES: u64>(&mut self) -> bool {
         if self.left == 0 {
             return false;
         }
         self.left -= 1;
-        self.de.pay(1);
+        self.de.pay(VALUES);
         true
     }
 
     /// The next element (or key) read with `seed`, if one is left.
     #[inline(always)]
-    fn next_with<'de, T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>>
+    fn next_with<'de, T: DeserializeSeed<'de>, const VALUES: u64>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>>
     where
         M: Strings<'a, 'de>,
     {
-        if !self.advance() {
+        if !self.advance::<VALUES>() {
             return Ok(None);
         }
         seed.deserialize(&mut *self.de).map(Some)
@@ -45,11 +50,11 @@ impl<'a, M> Items<'_, 'a, M> {
     /// element, and every key of a map (every field of a derived struct),
     /// comes through here.
     #[inline(always)]
-    fn next_item<'de, T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>>
+    fn next_item<'de, T: de::Deserialize<'de>, const VALUES: u64>(&mut self) -> Result<Option<T>>
     where
         M: Strings<'a, 'de>,
     {
-        if !self.advance() {
+        if !self.advance::<VALUES>() {
             return Ok(None);
         }
         T::deserialize(&mut *self.de).map(Some)
@@ -61,12 +66,12 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut Items<'_, 'a, M> 
 
     #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        self.next_with(seed)
+        self.next_with::<_, ELEMENT>(seed)
     }
 
     #[inline(always)]
     fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
-        self.next_item()
+        self.next_item::<_, ELEMENT>()
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -79,18 +84,18 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> 
 
     #[inline(always)]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        self.next_with(seed)
+        self.next_with::<_, ENTRY>(seed)
     }
 
+    /// The value's share of the owed count was paid with its key.
     #[inline(always)]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        self.de.pay(1);
         seed.deserialize(&mut *self.de)
     }
 
     #[inline(always)]
     fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>> {
-        self.next_item()
+        self.next_item::<_, ENTRY>()
     }
 
     // serde's provided method, without the `PhantomData` seed it goes
@@ -98,7 +103,6 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> 
     // map (every field of a derived struct) comes through here.
     #[inline(always)]
     fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
-        self.de.pay(1);
         V::deserialize(&mut *self.de)
     }
 
@@ -106,6 +110,12 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> 
         Some(self.left as usize)
     }
 }
+
+/// The owed values an array element pays, and a map entry (its key and
+/// value, paid together when the key is read: one update of the count
+/// rather than two).
+const ELEMENT: u64 = 1;
+const ENTRY: u64 = 2;
 
 /// A variant in a one-entry map: the key names it, the value is its payload.
 pub(super) struct EnumAccess<'x, 'a, M> {
