@@ -332,3 +332,20 @@ fn limits_are_reported() {
     assert_eq!(Deserializer::from_slice(&[]).limits(), Limits::default());
     assert_eq!(Limits::default().depth(), 128);
 }
+
+/// A map key that is itself an array: read whole, and cut off before
+/// its value at the end of the input, the key's elements are owed the
+/// same as any container's.
+#[test]
+fn a_container_as_a_map_key() {
+    // {[1, 2]: 3}
+    let bytes = [0x81, 0x92, 0x01, 0x02, 0x03];
+    let map: std::collections::BTreeMap<Vec<u8>, u8> = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(map, [(vec![1, 2], 3)].into());
+    let message = "unexpected end of input at offset 4";
+    fails::<Value>(&bytes[..4], message, message);
+    fails::<std::collections::BTreeMap<Vec<u8>, u8>>(&bytes[..4], message, message);
+    // The key's array claims more than the input holds.
+    let message = "unexpected end of input at offset 3";
+    fails::<Value>(&[0x81, 0x93, 0x01], message, message);
+}
