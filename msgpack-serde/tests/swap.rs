@@ -959,6 +959,71 @@ fn floats() {
     );
 }
 
+/// A float of another form inside a run of floats (the slow path, whose
+/// call hands the reader back to the fast path): the elements after it
+/// read from the right place, trailing bytes are still found, and errors
+/// after it name their own offsets.
+#[test]
+fn floats_of_other_forms_inside_a_run_of_floats() {
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Vec3 {
+        x: f32,
+        y: f32,
+        z: f32,
+    }
+    // y as an int 8, then as a float 64; x and z as float 32.
+    let point = |y: &[u8]| {
+        let mut bytes = vec![0x93, 0xca, 0x3f, 0xc0, 0, 0];
+        bytes.extend_from_slice(y);
+        bytes.extend_from_slice(&[0xca, 0xc0, 0x20, 0, 0]);
+        bytes
+    };
+    let expected = Vec3 {
+        x: 1.5,
+        y: -3.0,
+        z: -2.5,
+    };
+    assert_eq!(
+        msgpack_serde::from_slice::<Vec3>(&point(&[0xd0, 0xfd])).unwrap(),
+        expected
+    );
+    let wide = point(&[0xcb, 0xc0, 0x08, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(msgpack_serde::from_slice::<Vec3>(&wide).unwrap(), expected);
+    let mut two = wide.clone();
+    two.extend_from_slice(&wide);
+    two.insert(0, 0x92);
+    assert_eq!(
+        msgpack_serde::from_slice::<Vec<Vec3>>(&two).unwrap(),
+        [
+            Vec3 {
+                x: 1.5,
+                y: -3.0,
+                z: -2.5
+            },
+            Vec3 {
+                x: 1.5,
+                y: -3.0,
+                z: -2.5
+            }
+        ]
+    );
+    let mut trailing = point(&[0x05]);
+    trailing.push(0xc0);
+    assert_eq!(
+        error::<Vec3>(&trailing),
+        "trailing bytes after the value at offset 12"
+    );
+    let mut cut = point(&[0xd0, 0xfd]);
+    cut.truncate(cut.len() - 1);
+    assert_eq!(error::<Vec3>(&cut), "unexpected end of input at offset 12");
+    let mut string = point(&[0xd0, 0xfd]);
+    string.splice(8.., [0xa1, b'z']);
+    assert_eq!(
+        error::<Vec3>(&string),
+        r#"invalid type: string "z", expected f32 at offset 8"#
+    );
+}
+
 #[test]
 fn bin_where_a_byte_vec_is_expected() {
     let bin = [0xc4, 0x03, 0x01, 0x02, 0x03];

@@ -256,6 +256,45 @@ impl<'a, M> Decoder<'a, M> {
         self.any(start, visitor).map_err(|error| error.at(start))
     }
 
+    /// `any_value` for the slow path of floats, which hands back where it
+    /// left the reader and the owed count, stored again here.
+    ///
+    /// The stores are what the compiler needs to keep the position and
+    /// the owed count in registers across a run of floats (the elements
+    /// of a `Vec3`, a series): after a plain call it reloads both from
+    /// memory before the next read, on the fast path too, and every
+    /// float then waits for the store of the one before (serde's compact
+    /// mesh decode: a third less time, no more instructions). Only floats
+    /// take it: on the other requests it cost more than it saved
+    /// (`benches/RESULTS.md`, step 12).
+    #[inline(always)]
+    fn any_value_resumed<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        let (result, pos, owed) = self.any_value_handing_back(visitor);
+        // Moves nowhere (`pos` is where the reader is), in a form the
+        // compiler cannot see through.
+        let now = self.reader.position();
+        self.reader.consume(pos - now);
+        self.owed = owed;
+        result
+    }
+
+    /// `any_value`, and then the reader's position and the owed count.
+    #[inline(never)]
+    fn any_value_handing_back<'de, V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+    ) -> (Result<V::Value>, usize, Owed)
+    where
+        M: Strings<'a, 'de>,
+    {
+        let start = self.begin();
+        let result = self.any(start, visitor).map_err(|error| error.at(start));
+        (result, self.reader.position(), self.owed)
+    }
+
     /// Visits the number or boolean whose marker `byte` is at the reader
     /// (one for which [`is_scalar`] holds). Integers go through
     /// msgpack-core's `IntHead::read`, after a positive fixint by its byte.

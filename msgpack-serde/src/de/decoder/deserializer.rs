@@ -80,7 +80,7 @@ macro_rules! floats {
                 Some(bytes) => visitor
                     .$visit::<Error>($ty::from_be_bytes(bytes))
                     .map_err(|error| error.at(start)),
-                None => self.any_value(visitor),
+                None => self.any_value_resumed(visitor),
             }
         }
     )*};
