@@ -1013,6 +1013,12 @@ fn floats_of_other_forms_inside_a_run_of_floats() {
         error::<Vec3>(&trailing),
         "trailing bytes after the value at offset 12"
     );
+    // From a reader, where the decoder copies what it reads.
+    assert_eq!(
+        msgpack_serde::from_reader::<_, Vec<Vec3>>(&two[..]).unwrap(),
+        msgpack_serde::from_slice::<Vec<Vec3>>(&two).unwrap()
+    );
+    // z cut short after y's slow path: the end of the input, as always.
     let mut cut = point(&[0xd0, 0xfd]);
     cut.truncate(cut.len() - 1);
     assert_eq!(error::<Vec3>(&cut), "unexpected end of input at offset 12");
@@ -1021,6 +1027,29 @@ fn floats_of_other_forms_inside_a_run_of_floats() {
     assert_eq!(
         error::<Vec3>(&string),
         r#"invalid type: string "z", expected f32 at offset 8"#
+    );
+    // The same for f64: y as a float 32 takes the slow path.
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Wide {
+        x: f64,
+        y: f64,
+        z: f64,
+    }
+    let mut bytes = vec![0x93, 0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0];
+    bytes.extend_from_slice(&[0xca, 0xc0, 0x40, 0, 0]);
+    bytes.extend_from_slice(&[0xcb, 0xc0, 0x04, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        msgpack_serde::from_slice::<Wide>(&bytes).unwrap(),
+        Wide {
+            x: 1.5,
+            y: -3.0,
+            z: -2.5
+        }
+    );
+    bytes.splice(15.., [0xa1, b'z']);
+    assert_eq!(
+        error::<Wide>(&bytes),
+        r#"invalid type: string "z", expected f64 at offset 15"#
     );
 }
 

@@ -12,7 +12,9 @@
 //! `not_container`, tried in the order values are most common. The
 //! inlined requests (booleans, integers, floats, strings, identifiers)
 //! try their own kind's fast path and otherwise call `any_value`, `any`
-//! out of line; the rarer requests call `any` after their own forms.
+//! out of line (floats through `any_value_resumed`, the same call with
+//! the reader's state handed back); the rarer requests call `any` after
+//! their own forms.
 
 use std::marker::PhantomData;
 
@@ -246,7 +248,8 @@ impl<'a, M> Decoder<'a, M> {
     }
 
     /// One value of any type: `any` out of line, the slow path of the
-    /// inlined requests, with the value's offset on its errors.
+    /// inlined requests other than floats, with the value's offset on its
+    /// errors.
     #[inline(never)]
     fn any_value<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
     where
@@ -256,17 +259,16 @@ impl<'a, M> Decoder<'a, M> {
         self.any(start, visitor).map_err(|error| error.at(start))
     }
 
-    /// `any_value` for the slow path of floats, which hands back where it
-    /// left the reader and the owed count, stored again here.
+    /// The slow path of floats: calls `any_value_handing_back` and stores
+    /// the reader's position and the owed count it returns.
     ///
     /// The stores are what the compiler needs to keep the position and
     /// the owed count in registers across a run of floats (the elements
     /// of a `Vec3`, a series): after a plain call it reloads both from
     /// memory before the next read, on the fast path too, and every
-    /// float then waits for the store of the one before (serde's compact
-    /// mesh decode: a third less time, no more instructions). Only floats
-    /// take it: on the other requests it cost more than it saved
-    /// (`benches/RESULTS.md`, step 12).
+    /// float then waits for the store of the one before. Only floats take
+    /// it: on the other requests it cost more than it saved (the
+    /// measurements are in `benches/RESULTS.md`, step 12).
     #[inline(always)]
     fn any_value_resumed<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
     where

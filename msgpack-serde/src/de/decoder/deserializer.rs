@@ -1,7 +1,7 @@
 //! The serde `Deserializer` impl of [`Decoder`]: each of serde's
 //! requests mapped onto the decoder's fast paths (integers, floats, short
 //! strings, identifiers, options) and its general `any` (`any_value` out
-//! of line).
+//! of line, `any_value_resumed` for floats).
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
 use msgpack_core::{marker, Family, IntHead};
@@ -68,9 +68,11 @@ macro_rules! integers {
 }
 
 /// Floats: the float of the method's own width straight to the visitor,
-/// everything else through `any_value`. The fast path is a few instructions,
-/// inlined with serde's `f32` / `f64` impls around it (a mesh or a series
-/// is mostly floats); the rest is out of line.
+/// everything else through `any_value_resumed`, which hands the reader's
+/// state back so that a run of floats keeps it in registers. The fast
+/// path is a few instructions, inlined with serde's `f32` / `f64` impls
+/// around it (a mesh or a series is mostly floats); the rest is out of
+/// line.
 macro_rules! floats {
     ($($method:ident($marker:path) => $ty:ident, $visit:ident;)*) => {$(
         #[inline(always)]
