@@ -1,7 +1,9 @@
 //! The layer's re-encoding of a JSON body as MessagePack: msgpack-serde's
 //! JSON transcoder in its plain style (no tagged forms: a JSON API's
-//! objects are maps, whatever their keys), which writes each value in
-//! place as serde_json reads it, with no tree between.
+//! objects are maps, whatever their keys): bodies up to 64 KiB parsed
+//! whole by simd-json, which counts every container before its entries,
+//! anything else (and whatever simd-json refuses) written value by value
+//! as serde_json reads it. Bytes and error messages are the same either way.
 
 use std::fmt;
 
@@ -10,7 +12,8 @@ use msgpack_serde::json::{self, FromJson};
 /// Re-encodes one JSON document as MessagePack: objects become maps keyed
 /// by string, integers keep their exact value in the smallest form, other
 /// numbers are the float 64 nearest them; no `serde_json::Value` is
-/// built. The bytes are msgpack-serde's `Serializer`'s for the same data.
+/// built. The bytes are msgpack-serde's `Serializer`'s for the same data,
+/// the errors serde_json's.
 ///
 /// ```
 /// let bytes = msgpack_axum::json_to_msgpack(br#"{"a":[1,true]}"#).unwrap();

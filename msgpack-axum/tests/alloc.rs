@@ -309,9 +309,10 @@ fn reencoding(harness: &Harness) -> (usize, usize) {
     (passed, reencoded)
 }
 
-/// Nothing beyond the output body: the re-encoding writes each JSON
-/// object and array in place and patches its header, with no buffer per
-/// container (`transcode.rs`). An `Accept` other than the five common
+/// Nothing beyond the output body: the re-encoding parses into
+/// simd-json's buffers, kept per thread and reused once warm, and writes
+/// each header once from the tape, with no buffer per container
+/// (msgpack-serde's `json/from_json/tape.rs`). An `Accept` other than the five common
 /// values is parsed by headers-accept, which allocates 6 here: a copy of
 /// the value, and per range its parameters and a boxed copy, and the list.
 #[test]

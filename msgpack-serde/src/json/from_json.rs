@@ -1,7 +1,8 @@
 //! JSON to MessagePack: serde_json's deserializer drives a visitor that
 //! writes each value the moment it is read, into one `Vec`, with the
 //! tagged forms turned into bin, ext, timestamps, floats and maps with any
-//! keys when asked.
+//! keys when asked. Short plain documents take simd-json's tape first
+//! (`tape.rs`).
 //!
 //! A container's header takes one byte in place (the fix form, up to 15
 //! entries) and is patched when the container ends, widened in place for
@@ -18,6 +19,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::tags;
 use super::{Error, Style, MAX_DEPTH};
+
+mod tape;
 
 /// How JSON is read as MessagePack: [`plain`](FromJson::plain) or
 /// [`tagged`](FromJson::tagged), floats as float 64 or, when exact, float
@@ -103,10 +106,33 @@ pub fn to_msgpack(json: &[u8], options: FromJson) -> Result<Vec<u8>, Error> {
 /// Appends the one JSON document of `json` to `out` as MessagePack. On
 /// error, `out` holds what was written before it.
 ///
+/// Plain JSON of up to 64 KiB under serde_json's nesting limit (no
+/// [`FromJson::max_depth`]) is parsed whole by simd-json, which gives the
+/// length of every array and object before its entries, so each header is
+/// written once; whatever simd-json refuses, and every other document, is
+/// read by serde_json value by value. The bytes, the limits and the error
+/// messages are serde_json's either way.
+///
 /// UTF-8 is checked once for the whole input, not string by string; input
 /// that is not UTF-8 gets serde_json's own error (`invalid unicode code
 /// point at line 1 column 2`).
 pub fn write_msgpack(json: &[u8], out: &mut Vec<u8>, options: FromJson) -> Result<(), Error> {
+    if options.style == Style::Plain
+        && options.max_depth.is_none()
+        && tape::write_plain(json, out, options.f32)
+    {
+        return Ok(());
+    }
+    write_through_serde_json(json, out, options)
+}
+
+/// `write_msgpack` with serde_json's parser, value by value: every
+/// style, every limit, every error.
+fn write_through_serde_json(
+    json: &[u8],
+    out: &mut Vec<u8>,
+    options: FromJson,
+) -> Result<(), Error> {
     let result = match std::str::from_utf8(json) {
         Ok(text) => write(serde_json::Deserializer::from_str(text), out, options),
         // serde_json's slice input says where and why.

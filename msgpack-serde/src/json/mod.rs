@@ -27,7 +27,10 @@
 //! entries, where a serializer must count each into a buffer of its own;
 //! this writer keeps one header byte per container in the output, writes
 //! the entries in place and patches the header at the end, widening it
-//! for a longer container.
+//! for a longer container. Plain documents of up to 64 KiB are parsed
+//! whole by simd-json first, which counts every container before its
+//! entries; what it refuses goes to serde_json, so values, limits and
+//! error messages are serde_json's (see [`write_msgpack`]).
 //!
 //! The tagged forms ([`Style::Tagged`]), for what JSON cannot hold:
 //!
