@@ -57,8 +57,13 @@ pub(super) fn write_plain(json: &[u8], out: &mut Vec<u8>, f32: bool) -> bool {
         return false;
     }
     let start = out.len();
-    let written = SCRATCH.with(|scratch| {
-        let scratch = &mut *scratch.borrow_mut();
+    // `try_with`: during a thread's teardown (a thread-local's destructor
+    // writing JSON) the buffers may be gone, and serde_json reads it.
+    let written = SCRATCH.try_with(|scratch| {
+        let Ok(mut scratch) = scratch.try_borrow_mut() else {
+            return false;
+        };
+        let scratch = &mut *scratch;
         scratch.input.clear();
         scratch.input.extend_from_slice(json);
         scratch.input.resize(json.len() + INPUT_PADDING, 0);
@@ -76,6 +81,7 @@ pub(super) fn write_plain(json: &[u8], out: &mut Vec<u8>, f32: bool) -> bool {
         scratch.tape = tape.reset();
         written
     });
+    let written = written.unwrap_or(false);
     if !written {
         out.truncate(start);
     }

@@ -251,3 +251,32 @@ proptest! {
         agree(&json, f32);
     }
 }
+
+/// A thread-local's destructor may write JSON after the thread's buffers
+/// are gone (destructors run in the reverse order of first use): it gets
+/// serde_json's path, not a panic, which would abort the process there.
+#[test]
+fn a_document_written_during_a_threads_teardown() {
+    use std::sync::mpsc;
+
+    struct WritesOnDrop(mpsc::Sender<Vec<u8>>);
+    impl Drop for WritesOnDrop {
+        fn drop(&mut self) {
+            let bytes = to_msgpack(br#"{"late":[1,2]}"#, FromJson::plain()).unwrap();
+            self.0.send(bytes).unwrap();
+        }
+    }
+    thread_local! {
+        static LATE: std::cell::RefCell<Option<WritesOnDrop>> = const { std::cell::RefCell::new(None) };
+    }
+
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        // First used before the buffers, so dropped after them.
+        LATE.with(|late| *late.borrow_mut() = Some(WritesOnDrop(sender)));
+        assert!(agree(br#"{"early":true}"#, false));
+    })
+    .join()
+    .unwrap();
+    assert_eq!(receiver.recv().unwrap(), b"\x81\xa4late\x92\x01\x02");
+}
