@@ -27,7 +27,7 @@ fn expected(i: u64) -> Value {
         Value::from(i as f64 * 1.5),
         Value::Bin(vec![(i % 256) as u8; (i % 50) as usize]),
         Value::Map(vec![
-            (Value::from("even"), Value::from(i % 2 == 0)),
+            (Value::from("even"), Value::from(i.is_multiple_of(2))),
             (Value::from("tags"), Value::Array(tags)),
         ]),
         Value::Nil,
