@@ -50,8 +50,9 @@ impl Negotiation {
 ///
 /// - Responses of plain `axum::Json` handlers, their error bodies and a
 ///   JSON fallback included, are re-encoded as MessagePack for the clients
-///   that prefer it, with no handler change: serde_json's deserializer
-///   drives msgpack-serde's serializer, no tree in between. The headers
+///   that prefer it, with no handler change, by
+///   [`json_to_msgpack`](crate::json_to_msgpack) (no `Value` tree in
+///   between). The headers
 ///   the new bytes invalidate (`Content-Length`, `ETag`, `Content-MD5`,
 ///   `Digest`, `Content-Digest`, `Repr-Digest`, `Content-Range`) are
 ///   removed.

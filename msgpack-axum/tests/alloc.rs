@@ -312,9 +312,10 @@ fn reencoding(harness: &Harness) -> (usize, usize) {
 /// Nothing beyond the output body: the re-encoding parses into
 /// simd-json's buffers, kept per thread and reused once warm, and writes
 /// each header once from the tape, with no buffer per container
-/// (msgpack-serde's `json/from_json/tape.rs`). An `Accept` other than the five common
-/// values is parsed by headers-accept, which allocates 6 here: a copy of
-/// the value, and per range its parameters and a boxed copy, and the list.
+/// (msgpack-serde's `json/from_json/tape.rs`). An `Accept` other than the
+/// five common values is parsed by headers-accept, which allocates 6 here:
+/// a copy of the value, and per range its parameters and a boxed copy,
+/// and the list.
 #[test]
 fn the_layer_re_encodes_with_the_output_body_alone() {
     let harness = Harness::new();

@@ -1,15 +1,18 @@
-//! JSON to MessagePack: serde_json's deserializer drives a visitor that
-//! writes each value the moment it is read, into one `Vec`, with the
-//! tagged forms turned into bin, ext, timestamps, floats and maps with any
-//! keys when asked. Short plain documents take simd-json's tape first
-//! (`tape.rs`).
+//! JSON to MessagePack, two ways to the same bytes (msgpack-core's
+//! encoder's: the smallest form of every value and header, as
+//! msgpack-serde's `Serializer` writes them):
 //!
-//! A container's header takes one byte in place (the fix form, up to 15
-//! entries) and is patched when the container ends, widened in place for
-//! a longer one: a general serializer would count each container into a
-//! buffer of its own and copy it into its parent. The bytes are those of
-//! msgpack-core's encoder, the smallest form of every value and header,
-//! as msgpack-serde's `Serializer` writes them.
+//! - Plain documents of up to 64 KiB: simd-json's tape, which counts every
+//!   container before its entries, so each header is written once
+//!   (`tape.rs`).
+//! - Everything else, and whatever simd-json refuses: serde_json's
+//!   deserializer drives a visitor that writes each value the moment it is
+//!   read, into one `Vec`, with the tagged forms turned into bin, ext,
+//!   timestamps, floats and maps with any keys when asked. A container's
+//!   header takes one byte in place (the fix form, up to 15 entries) and
+//!   is patched when the container ends, widened in place for a longer
+//!   one: a general serializer would count each container into a buffer
+//!   of its own and copy it into its parent.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -202,24 +205,42 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// A fixstr or str 8 (nearly every key and most values) with its
-    /// header through `Room`, which copies short strings without a call to
-    /// `memcpy`; longer ones through the encoder.
+    /// A string with its header.
     fn str<E: de::Error>(&mut self, value: &str) -> Result<(), E> {
-        let bytes = value.as_bytes();
-        let mut room = Room::new(self.out, 2 + bytes.len());
-        match bytes.len() {
-            len @ 0..=31 => room.put_headed([marker::FIXSTR | len as u8], bytes),
-            len @ 32..=255 => room.put_headed([marker::STR8, len as u8], bytes),
-            // The room, never written, leaves the vector as it was.
-            _ => {
-                return encode::write_str(self.out, value)
-                    .map(drop)
-                    .map_err(|_| E::custom("a string too long for MessagePack"));
-            }
-        }
+        let mut room = Room::new(self.out, 2 + value.len());
+        // Too long, the room, never written, leaves the vector as it was.
+        put_str(&mut room, value).ok_or_else(|| E::custom("a string too long for MessagePack"))?;
         room.finish();
         Ok(())
+    }
+}
+
+/// A string with its header in the smallest form: a fixstr or str 8
+/// (nearly every key and most values) with its header in one copy, which
+/// for short strings is not a call to `memcpy`; longer ones through the
+/// encoder. `None`, nothing written, past str 32's length.
+#[inline(always)]
+fn put_str(room: &mut Room<'_>, text: &str) -> Option<()> {
+    let bytes = text.as_bytes();
+    match bytes.len() {
+        len @ 0..=31 => room.put_headed([marker::FIXSTR | len as u8], bytes),
+        len @ 32..=255 => room.put_headed([marker::STR8, len as u8], bytes),
+        _ => {
+            encode::write_str(room, text).ok()?;
+        }
+    }
+    Some(())
+}
+
+/// A JSON number that is not an integer: float 64, or float 32 when
+/// `f32` is asked for and it is exact in 32 bits (or NaN).
+#[inline(always)]
+fn put_float(room: &mut Room<'_>, value: f64, f32: bool) {
+    let narrow = value as f32;
+    if f32 && (f64::from(narrow) == value || value.is_nan()) {
+        room.put_marked([marker::F32], narrow.to_bits().to_be_bytes());
+    } else {
+        room.put_marked([marker::F64], value.to_bits().to_be_bytes());
     }
 }
 
@@ -271,12 +292,9 @@ impl<'de> Visitor<'de> for Value<'_, '_> {
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<(), E> {
-        let narrow = value as f32;
-        let Ok(()) = if self.0.options.f32 && (f64::from(narrow) == value || value.is_nan()) {
-            encode::write_f32(self.0.out, narrow)
-        } else {
-            encode::write_f64(self.0.out, value)
-        };
+        let mut room = Room::new(self.0.out, 9);
+        put_float(&mut room, value, self.0.options.f32);
+        room.finish();
         Ok(())
     }
 

@@ -1,6 +1,6 @@
-//! JSON to MessagePack and back, value by value with no tree between
-//! (feature `json`): the one JSON mapping that `NegotiateLayer` (plain) and
-//! the `msgpack` command (tagged) use.
+//! JSON to MessagePack and back, with no `Value` tree between (feature
+//! `json`): the one JSON mapping that `NegotiateLayer` (plain) and the
+//! `msgpack` command (tagged) use.
 //!
 //! ```
 //! use msgpack_serde::json::{self, FromJson, ToJson};

@@ -11,24 +11,57 @@
 //! test in `tests.rs` checks the two agree, byte for byte, on any
 //! document simd-json takes.
 //!
-//! The buffers simd-json parses into are kept per thread for documents up
-//! to [`MAX_INPUT`]; a longer document goes to serde_json, which reads it
-//! without a tape of its own (about 24 bytes a value).
+//! The buffers simd-json parses into are kept per thread, for documents
+//! up to [`MAX_INPUT`]: about 28 bytes for each of a document's
+//! structural characters (brackets, commas, colons, quotes; a 24-byte tape
+//! entry and a 4-byte index) and twice its length. A document longer than
+//! [`KEEP_BELOW`] has its buffers dropped after it, so what a thread keeps
+//! stays under about half a MiB (a 16 KiB `[0,0,...]`), about 20 KiB after
+//! a 1 KiB document. A document longer than [`MAX_INPUT`] goes to
+//! serde_json, which reads it without a tape.
+//!
+//! Cargo unifies a dependency's features across a build: another crate
+//! could turn on simd-json's `approx-number-parsing` (floats off by a
+//! unit in the last place) or `big-int-as-float`, and change the numbers
+//! read here without a change to this crate. Each thread's buffers are
+//! first tried on [`PROBES`], hard decimals and integers past 64 bits,
+//! against serde_json; if the tape reads any of them differently, that
+//! thread never uses it. A check of known cases, not a proof, against a
+//! build this crate does not make itself.
 
 use std::cell::RefCell;
 use std::mem;
 
-use msgpack_core::{encode, marker, Room};
+use msgpack_core::{marker, Room};
 use simd_json::{Buffers, Node, StaticNode, Tape, INPUT_PADDING};
 
-/// The longest document read through the tape, in bytes: what the
-/// buffers kept per thread can grow to stays small.
+use super::{put_float, put_str, write_through_serde_json, FromJson};
+
+/// The longest document read through the tape, in bytes.
 pub(super) const MAX_INPUT: usize = 64 * 1024;
+
+/// The longest document after which the thread keeps its buffers.
+pub(super) const KEEP_BELOW: usize = 16 * 1024;
 
 /// The most levels of arrays and objects simd-json is asked to take,
 /// under serde_json's limit (127 levels read, the 128th refused): any
 /// document deeper is serde_json's to read or refuse.
-const MAX_DEPTH: usize = 100;
+pub(super) const TAPE_MAX_DEPTH: usize = 100;
+
+/// Numbers the tape must read as serde_json does, or not take at all,
+/// for a thread to use it; the first must be taken. Decimals one unit in
+/// the last place from the nearest float when parsed inexactly (the
+/// first is the one that showed serde_json's own inexact parse), the
+/// edges of the subnormals and of the range, more digits than 64 bits
+/// hold, and integers past u64 and i64.
+const PROBES: [&str; 4] = [
+    "[-2.5927524301294156e206,2.2250738585072011e-308,2.4703282292062327e-324,\
+     0.30000000000000004,1.7976931348623157e308,8.98846567431158e307,1e23,\
+     9007199254740993.0,123456789012345678901234567890e-10,-0.0,-0]",
+    "[18446744073709551616]",
+    "[-9223372036854775809]",
+    "[123456789012345678901234567890]",
+];
 
 /// What simd-json parses into, kept between documents on one thread.
 struct Scratch {
@@ -40,18 +73,72 @@ struct Scratch {
     tape: Tape<'static>,
 }
 
+impl Scratch {
+    /// No buffers yet.
+    fn new() -> Scratch {
+        Scratch {
+            buffers: Buffers::with_max_depth(0, TAPE_MAX_DEPTH),
+            input: Vec::new(),
+            tape: Tape(Vec::new()),
+        }
+    }
+
+    /// Appends `json` to `out` through the tape, or returns false, where
+    /// simd-json refuses it or a value is beyond MessagePack's (`out`
+    /// then holds more than before, for the caller to cut).
+    fn write(&mut self, json: &[u8], out: &mut Vec<u8>, f32: bool) -> bool {
+        self.input.clear();
+        self.input.extend_from_slice(json);
+        self.input.resize(json.len() + INPUT_PADDING, 0);
+        // The kept tape's allocation, for this document's lifetime (an empty
+        // vector in its place: `Tape::null()` would allocate).
+        let mut tape = Tape(mem::take(&mut self.tape.0)).reset();
+        let written =
+            simd_json::fill_tape_padded(&mut self.input, json.len(), &mut self.buffers, &mut tape)
+                .is_ok()
+                && write_nodes(&tape.0, json.len(), out, f32).is_some();
+        self.tape = tape.reset();
+        written
+    }
+}
+
+/// This thread's buffers, once [`PROBES`] read as serde_json reads them;
+/// `None` if they did not.
+struct Trusted(Option<Scratch>);
+
+impl Trusted {
+    fn new() -> Trusted {
+        let mut scratch = Scratch::new();
+        Trusted(probes_agree(&mut scratch).then_some(scratch))
+    }
+}
+
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
-        buffers: Buffers::with_max_depth(0, MAX_DEPTH),
-        input: Vec::new(),
-        tape: Tape(Vec::new()),
-    });
+    static SCRATCH: RefCell<Trusted> = RefCell::new(Trusted::new());
+}
+
+/// Whether the tape reads every one of [`PROBES`] as serde_json does (or
+/// leaves it to serde_json), and takes the first.
+fn probes_agree(scratch: &mut Scratch) -> bool {
+    PROBES.iter().enumerate().all(|(index, probe)| {
+        let mut tape = Vec::new();
+        let taken = scratch.write(probe.as_bytes(), &mut tape, false);
+        let mut serde = Vec::new();
+        let read = write_through_serde_json(probe.as_bytes(), &mut serde, FromJson::plain());
+        if taken {
+            read.is_ok() && tape == serde
+        } else {
+            index > 0
+        }
+    })
 }
 
 /// Appends `json`, one plain JSON document, to `out` as MessagePack and
-/// returns true; or returns false, `out` as it was, where serde_json
-/// must read it: simd-json refused it, or it is longer than
-/// [`MAX_INPUT`].
+/// returns true; or returns false, `out`'s bytes as they were (its
+/// capacity may have grown), where serde_json must read it: simd-json
+/// refused it, it is longer than [`MAX_INPUT`], or this thread does not
+/// use the tape (its buffers are gone, in the thread's teardown, or
+/// [`PROBES`] read differently).
 pub(super) fn write_plain(json: &[u8], out: &mut Vec<u8>, f32: bool) -> bool {
     if json.len() > MAX_INPUT {
         return false;
@@ -59,26 +146,17 @@ pub(super) fn write_plain(json: &[u8], out: &mut Vec<u8>, f32: bool) -> bool {
     let start = out.len();
     // `try_with`: during a thread's teardown (a thread-local's destructor
     // writing JSON) the buffers may be gone, and serde_json reads it.
-    let written = SCRATCH.try_with(|scratch| {
-        let Ok(mut scratch) = scratch.try_borrow_mut() else {
+    let written = SCRATCH.try_with(|trusted| {
+        let Ok(mut trusted) = trusted.try_borrow_mut() else {
             return false;
         };
-        let scratch = &mut *scratch;
-        scratch.input.clear();
-        scratch.input.extend_from_slice(json);
-        scratch.input.resize(json.len() + INPUT_PADDING, 0);
-        // The kept tape's allocation, for this document's lifetime (an empty
-        // vector in its place: `Tape::null()` would allocate).
-        let mut tape = Tape(mem::take(&mut scratch.tape.0)).reset();
-        let written = simd_json::fill_tape_padded(
-            &mut scratch.input,
-            json.len(),
-            &mut scratch.buffers,
-            &mut tape,
-        )
-        .is_ok()
-            && write_nodes(&tape.0, json.len(), out, f32).is_some();
-        scratch.tape = tape.reset();
+        let Some(scratch) = &mut trusted.0 else {
+            return false;
+        };
+        let written = scratch.write(json, out, f32);
+        if json.len() > KEEP_BELOW {
+            *scratch = Scratch::new();
+        }
         written
     });
     let written = written.unwrap_or(false);
@@ -88,8 +166,9 @@ pub(super) fn write_plain(json: &[u8], out: &mut Vec<u8>, f32: bool) -> bool {
     written
 }
 
-/// Writes the tape's nodes in order; `None`, nothing written, for a
-/// string or container too long for MessagePack.
+/// Writes the tape's nodes in order; `None` for a string or container
+/// too long for MessagePack, or a 128-bit integer (what was written
+/// before it is the caller's to cut).
 fn write_nodes(nodes: &[Node<'_>], json_len: usize, out: &mut Vec<u8>, f32: bool) -> Option<()> {
     // MessagePack is most often shorter than its JSON: room for as many
     // bytes (which `to_msgpack`'s vector already has) and more only when
@@ -118,32 +197,6 @@ fn write_nodes(nodes: &[Node<'_>], json_len: usize, out: &mut Vec<u8>, f32: bool
     }
     room.finish();
     Some(())
-}
-
-/// A string with its header, in the smallest form.
-#[inline(always)]
-fn put_str(room: &mut Room<'_>, text: &str) -> Option<()> {
-    let bytes = text.as_bytes();
-    match bytes.len() {
-        len @ 0..=31 => room.put_headed([marker::FIXSTR | len as u8], bytes),
-        len @ 32..=255 => room.put_headed([marker::STR8, len as u8], bytes),
-        _ => {
-            encode::write_str(room, text).ok()?;
-        }
-    }
-    Some(())
-}
-
-/// A float 64, or a float 32 when asked for and exact, as serde_json's
-/// path writes it.
-#[inline(always)]
-fn put_float(room: &mut Room<'_>, value: f64, f32: bool) {
-    let narrow = value as f32;
-    if f32 && f64::from(narrow) == value {
-        room.put_marked([marker::F32], narrow.to_bits().to_be_bytes());
-    } else {
-        room.put_marked([marker::F64], value.to_bits().to_be_bytes());
-    }
 }
 
 #[cfg(test)]
