@@ -208,7 +208,8 @@ impl Writer<'_> {
     /// A string with its header.
     fn str<E: de::Error>(&mut self, value: &str) -> Result<(), E> {
         let mut room = Room::new(self.out, 2 + value.len());
-        // Too long, the room, never written, leaves the vector as it was.
+        // A string past str 32's length is refused before a byte is
+        // written, and the room, dropped, leaves the vector as it was.
         put_str(&mut room, value).ok_or_else(|| E::custom("a string too long for MessagePack"))?;
         room.finish();
         Ok(())

@@ -49,11 +49,10 @@ pub(super) const KEEP_BELOW: usize = 16 * 1024;
 pub(super) const TAPE_MAX_DEPTH: usize = 100;
 
 /// Numbers the tape must read as serde_json does, or not take at all,
-/// for a thread to use it; the first must be taken. Decimals one unit in
-/// the last place from the nearest float when parsed inexactly (the
-/// first is the one that showed serde_json's own inexact parse), the
-/// edges of the subnormals and of the range, more digits than 64 bits
-/// hold, and integers past u64 and i64.
+/// for a thread to use it; the first must be taken. Decimals that an
+/// inexact parse reads a unit in the last place off the nearest float,
+/// the edges of the subnormals and of the range, more digits than 64
+/// bits hold, negative zeros, and integers past u64 and i64.
 const PROBES: [&str; 4] = [
     "[-2.5927524301294156e206,2.2250738585072011e-308,2.4703282292062327e-324,\
      0.30000000000000004,1.7976931348623157e308,8.98846567431158e307,1e23,\
