@@ -72,6 +72,11 @@ struct Args {
     #[arg(long, default_value_t = 64)]
     in_flight: usize,
 
+    /// With --rpc: the runtime's threads, client and server sharing them
+    /// (1: one current-thread runtime).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+
     /// With --rpc: rounds, msgpack-rpc and JSON-RPC taking turns.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
@@ -183,6 +188,7 @@ fn run_rpc(args: &Args) -> ExitCode {
         time: Duration::from_secs_f64(args.seconds.max(0.001)),
         rounds: args.rounds.max(1),
         only: args.codec.clone(),
+        threads: args.threads,
     };
     match rpc::run(&settings) {
         Ok(result) if args.json => {
