@@ -1,4 +1,5 @@
-//! Helpers that `#[derive(MsgPack)]` code calls. Not public API: names
+//! Helpers that `#[derive(MsgPack)]` code and this workspace's other
+//! crates (msgpack-tokio's codec) call. Not public API: names
 //! and signatures may change in any release.
 
 use std::any::type_name;
@@ -15,7 +16,9 @@ pub mod schema {
     pub use super::{field, fields, FieldSpec, Probe, ViaDescribe, ViaTypeName};
     pub use crate::schema::*;
 }
-pub use crate::de::{read_whole, Layout, LayoutBuilder, ViaNotWhole, ViaWhole, Whole, WholeBytes};
+pub use crate::de::{
+    from_slice_front, read_whole, Layout, LayoutBuilder, ViaNotWhole, ViaWhole, Whole, WholeBytes,
+};
 pub use crate::ser::direct::{direct, Direct, Out, Via, ViaDirect, ViaSerde};
 pub use crate::{UnknownFields, Value};
 pub use serde;

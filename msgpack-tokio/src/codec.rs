@@ -332,13 +332,17 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Item = Dec;
     type Error = Error;
 
+    /// Inlined, so that a value decoded in place moves once, into the
+    /// caller's hands, not through this function's return slot too (a
+    /// record of a few strings is 144 bytes, and each copy, just after
+    /// the decoder's stores, waits for them); everything else is
+    /// `decode_framed`'s, out of line.
+    #[inline]
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
         let mode = Mode::of::<Dec>();
         // A value that has arrived whole is decoded where it lies: decoding
-        // finds its end, and the framer is not needed. Straight from
-        // `deserialize` to the return slot: for records of a few strings,
-        // each move of the value is a copy that shows in the benchmark.
-        // When it is not worth trying, see `worth_trying_in_place`.
+        // finds its end, and the framer is not needed. When it is not
+        // worth trying, see `worth_trying_in_place`.
         if mode == Mode::Serde
             && self.worth_trying_in_place(src)
             && self.started
@@ -346,10 +350,10 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
         {
             let limits = self.limits.max_bytes(usize::MAX);
             let window = &src[..self.in_place_len(src)];
-            let mut deserializer =
-                msgpack_serde::Deserializer::from_slice(window).with_limits(limits);
-            if let Ok(value) = Dec::deserialize(&mut deserializer) {
-                if self.consumed_in_place(src, deserializer.byte_offset()) {
+            let mut len = 0;
+            if let Ok(value) = msgpack_serde::__private::from_slice_front(window, limits, &mut len)
+            {
+                if self.consumed_in_place(src, len) {
                     return Ok(Some(value));
                 }
             }
@@ -381,6 +385,7 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     /// its bytes arrive), or one that is invalid or breaks a limit (framed
     /// first too, so the stream ends with the same error however its bytes
     /// were split).
+    #[inline(never)]
     fn decode_framed(&mut self, src: &mut BytesMut, mode: Mode) -> Result<Option<Dec>> {
         if let Some(offset) = self.failed {
             src.clear();

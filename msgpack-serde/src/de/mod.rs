@@ -375,6 +375,34 @@ fn trailing(at_end: bool, offset: usize) -> Result<()> {
     }
 }
 
+/// Decodes one value of type `T` from the front of `bytes` and sets
+/// `len` to the bytes it took: [`from_slice_with_limits`] without the
+/// trailing-bytes check, for msgpack-tokio's codec, which decodes each
+/// value where it lies in its read buffer. Inlined for the same reason:
+/// the decoder's setup and the value's first read meet in the caller.
+///
+/// ```
+/// use msgpack_serde::{Limits, __private::from_slice_front};
+///
+/// let mut len = 0;
+/// let n: u8 = from_slice_front(&[0x01, 0xc0], Limits::default(), &mut len).unwrap();
+/// assert_eq!((n, len), (1, 1)); // the nil after it is left
+/// let error = from_slice_front::<u16>(&[0xcd, 0x01], Limits::default(), &mut len).unwrap_err();
+/// assert_eq!(error.to_string(), "unexpected end of input at offset 2");
+/// ```
+#[doc(hidden)]
+#[inline(always)]
+pub fn from_slice_front<'de, T: de::Deserialize<'de>>(
+    bytes: &'de [u8],
+    limits: Limits,
+    len: &mut usize,
+) -> Result<T> {
+    let mut decoder = Decoder::<Borrowed>::new(bytes, limits)?;
+    let value = T::deserialize(&mut decoder)?;
+    *len = decoder.position();
+    Ok(value)
+}
+
 /// Decodes one value of type `T` that must fill `bytes` exactly.
 ///
 /// Always inlined: in the caller, the decoder is built from constant
