@@ -504,6 +504,30 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     }
 }
 
+/// `s.to_owned()`, with a string of up to 32 bytes copied in a few loads
+/// and stores rather than by a call to `memcpy`, which for the short
+/// strings of MessagePack costs more than the copy.
+///
+/// ```
+/// use msgpack_core::decode::owned_str;
+///
+/// assert_eq!(owned_str("Zürich"), "Zürich");
+/// assert_eq!(owned_str("").capacity(), 0); // nothing allocated
+/// ```
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub fn owned_str(s: &str) -> alloc::string::String {
+    let mut bytes = alloc::vec::Vec::with_capacity(s.len());
+    // SAFETY: `bytes` has room for `s.len()` bytes in an allocation of its
+    // own, which does not overlap `s`; `copy_bytes` writes all of them
+    // before the length is set, and they are `s`'s, so UTF-8.
+    unsafe {
+        crate::copy::copy_bytes(s.as_bytes(), bytes.as_mut_ptr());
+        bytes.set_len(s.len());
+        alloc::string::String::from_utf8_unchecked(bytes)
+    }
+}
+
 /// Whether every byte is below 0x80, in a few word-sized reads for any
 /// length: `<[u8]>::is_ascii` checks the bytes past the last whole word
 /// one by one, which for the short strings of MessagePack is most of them.

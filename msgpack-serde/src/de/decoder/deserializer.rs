@@ -4,7 +4,7 @@
 //! of line, `any_value_resumed` for floats).
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{marker, Family, IntHead};
+use msgpack_core::{marker, ErrorKind, Family, IntHead};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
@@ -317,7 +317,26 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     strings! {
-        deserialize_str deserialize_string
+        deserialize_str
+    }
+
+    /// A string the visitor keeps: a fixstr or a str 8 copied into a
+    /// `String` here, a short one without a call to `memcpy`, and handed
+    /// over with `visit_string` (what serde's `String` takes as it is);
+    /// anything else as [`deserialize_str`](Self::deserialize_str).
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.begin();
+        let byte = self.reader.peek_byte()?;
+        let result = match self.short_str(byte) {
+            Ok(Some(bytes)) => match msgpack_core::decode::str_from_utf8(bytes) {
+                Ok(s) => visitor.visit_string(msgpack_core::decode::owned_str(s)),
+                Err(_) => Err(Error::wire(ErrorKind::InvalidUtf8, start)),
+            },
+            Ok(None) => self.any_value(visitor),
+            Err(error) => Err(error),
+        };
+        result.map_err(|error| error.at(start))
     }
 
     /// Field numbers and field names: a positive fixint, a fixstr or a
