@@ -18,6 +18,9 @@
 //! ```
 
 use crate::integer::FromInteger;
+#[cfg(feature = "alloc")]
+pub use crate::text::owned_str;
+pub use crate::text::str_from_utf8;
 use crate::{
     Error, ErrorKind, Family, Integer, Length, Marker, Reader, Timestamp, TIMESTAMP_EXT_TYPE,
 };
@@ -477,84 +480,4 @@ impl<'a> Reader<'a> {
             Family::Reserved => Err(Error::new(ErrorKind::ReservedMarker, start)),
         }
     }
-}
-
-/// `bytes` as a `str`, if they are UTF-8: [`core::str::from_utf8`] with a
-/// fast path for ASCII. Strings in MessagePack are mostly short keys,
-/// names and identifiers; `from_utf8` walks such strings byte by byte
-/// until it reaches an aligned word, where an ASCII check reads them a
-/// word at a time. Every read of a string in this crate and in
-/// msgpack-serde goes through here.
-///
-/// ```
-/// use msgpack_core::decode::str_from_utf8;
-///
-/// assert_eq!(str_from_utf8(b"ada@example.com"), Ok("ada@example.com"));
-/// assert_eq!(str_from_utf8("Grüße".as_bytes()), Ok("Grüße"));
-/// assert!(str_from_utf8(&[b'a', 0xc3, 0x28]).is_err());
-/// ```
-#[inline]
-pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
-    if is_ascii(bytes) {
-        // SAFETY: every byte is below 0x80, so `bytes` is ASCII, and ASCII
-        // is valid UTF-8.
-        Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
-    } else {
-        core::str::from_utf8(bytes)
-    }
-}
-
-/// `s.to_owned()`, with a string of up to 32 bytes copied in a few loads
-/// and stores rather than by a call to `memcpy`, which for the short
-/// strings of MessagePack costs more than the copy.
-///
-/// ```
-/// use msgpack_core::decode::owned_str;
-///
-/// assert_eq!(owned_str("Zürich"), "Zürich");
-/// assert_eq!(owned_str("").capacity(), 0); // nothing allocated
-/// ```
-#[cfg(feature = "alloc")]
-#[inline(always)]
-pub fn owned_str(s: &str) -> alloc::string::String {
-    let mut bytes = alloc::vec::Vec::with_capacity(s.len());
-    // SAFETY: `bytes` has room for `s.len()` bytes in an allocation of its
-    // own, which does not overlap `s`; `copy_bytes` writes all of them
-    // before the length is set, and they are `s`'s, so UTF-8.
-    unsafe {
-        crate::copy::copy_bytes(s.as_bytes(), bytes.as_mut_ptr());
-        bytes.set_len(s.len());
-        alloc::string::String::from_utf8_unchecked(bytes)
-    }
-}
-
-/// Whether every byte is below 0x80, in a few word-sized reads for any
-/// length: `<[u8]>::is_ascii` checks the bytes past the last whole word
-/// one by one, which for the short strings of MessagePack is most of them.
-#[inline]
-fn is_ascii(bytes: &[u8]) -> bool {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-    let len = bytes.len();
-    if len >= 8 {
-        // Whole words, then the last eight bytes (overlapping the words).
-        let mut any = word(len - 8);
-        let mut at = 0;
-        while at + 8 <= len {
-            any |= word(at);
-            at += 8;
-        }
-        return any & HIGH == 0;
-    }
-    // Under eight bytes: two overlapping reads of the widest size that fits.
-    let any = if len >= 4 {
-        let half = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-        half(0) | half(len - 4)
-    } else if len >= 2 {
-        let pair = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as u32;
-        pair(0) | pair(len - 2)
-    } else {
-        bytes.first().map_or(0, |&b| b as u32)
-    };
-    any & 0x8080_8080 == 0
 }

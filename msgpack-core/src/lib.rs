@@ -94,6 +94,7 @@ mod room;
 #[cfg(feature = "serde")]
 pub mod serde_ext;
 mod skip;
+mod text;
 mod timestamp;
 #[cfg(feature = "alloc")]
 mod value;

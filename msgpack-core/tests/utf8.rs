@@ -1,0 +1,81 @@
+//! `str_from_utf8` against `core::str::from_utf8`: every sequence of up to
+//! three bytes, the four-byte ones at the edges of every range, and text
+//! cut at every byte. Its ASCII test (`src/text.rs`) reads the bytes a
+//! word at a time, in overlapping reads for the last ones: it must take
+//! exactly the strings `from_utf8` takes, with the same error otherwise.
+
+use msgpack_core::decode::str_from_utf8;
+
+fn agrees(bytes: &[u8]) {
+    assert_eq!(
+        str_from_utf8(bytes),
+        core::str::from_utf8(bytes),
+        "{bytes:02x?}"
+    );
+}
+
+#[test]
+fn every_sequence_of_up_to_three_bytes() {
+    for a in 0..=255u8 {
+        agrees(&[a]);
+        for b in 0..=255u8 {
+            agrees(&[a, b]);
+            for c in 0..=255u8 {
+                agrees(&[a, b, c]);
+            }
+        }
+    }
+}
+
+#[test]
+fn four_byte_sequences_at_every_edge() {
+    let edges = [0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff];
+    for a in 0xe0..=0xffu8 {
+        for b in 0..=255u8 {
+            for c in edges {
+                for d in edges {
+                    agrees(&[a, b, c, d]);
+                    agrees(&[b'x', a, b, c, d, b'y']);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn text_cut_at_every_byte() {
+    let long = "ü".repeat(40);
+    for text in [
+        "Zoë Ångström",
+        "Käsemarkt 12, 8001 Zürich",
+        "日本語のテキスト",
+        "emoji 🦀 crab",
+        "\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
+        long.as_str(),
+    ] {
+        agrees(text.as_bytes());
+        for cut in 0..text.len() {
+            agrees(&text.as_bytes()[..cut]);
+            agrees(&text.as_bytes()[cut..]);
+        }
+    }
+}
+
+proptest::proptest! {
+    /// Any bytes, and text with one byte replaced.
+    #[test]
+    fn any_bytes_agree(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..80)) {
+        agrees(&bytes);
+    }
+
+    #[test]
+    fn text_with_one_byte_replaced_agrees(text in "\\PC{0,30}", at in 0usize..200, byte in proptest::num::u8::ANY) {
+        let mut bytes = text.into_bytes();
+        agrees(&bytes);
+        if !bytes.is_empty() {
+            let at = at % bytes.len();
+            bytes[at] = byte;
+            agrees(&bytes);
+        }
+    }
+}
