@@ -88,20 +88,6 @@ macro_rules! floats {
     )*};
 }
 
-/// Strings: a fixstr or str 8 straight to the visitor, everything else
-/// through `any_value`.
-macro_rules! strings {
-    ($($method:ident)*) => {$(
-        #[inline]
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let start = self.begin();
-            let byte = self.reader.peek_byte()?;
-            self.str_or_any(start, byte, visitor)
-                .map_err(|error| error.at(start))
-        }
-    )*};
-}
-
 impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M> {
     type Error = Error;
 
@@ -316,8 +302,14 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         deserialize_f64(marker::F64) => f64, visit_f64;
     }
 
-    strings! {
-        deserialize_str
+    /// A fixstr or str 8 straight to the visitor, everything else through
+    /// `any_value`.
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.begin();
+        let byte = self.reader.peek_byte()?;
+        self.str_or_any(start, byte, visitor)
+            .map_err(|error| error.at(start))
     }
 
     /// A string the visitor keeps: a fixstr or a str 8 copied into a
