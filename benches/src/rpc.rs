@@ -224,8 +224,8 @@ async fn drive<C: Echo>(
                 + u64::from((caller as u64) < settings.calls % in_flight as u64);
             let time = settings.time;
             tokio::spawn(async move {
-                let mut latencies = Vec::with_capacity(4096);
-                let mut began = start;
+                let mut latencies = Vec::with_capacity(share.min(1 << 16) as usize);
+                let mut began = Instant::now();
                 let calls = (caller..).step_by(in_flight).take(share as usize);
                 for n in calls {
                     client.echo(&records[n % records.len()]).await;

@@ -378,8 +378,9 @@ fn trailing(at_end: bool, offset: usize) -> Result<()> {
 /// Decodes one value of type `T` from the front of `bytes` and sets
 /// `len` to the bytes it took: [`from_slice_with_limits`] without the
 /// trailing-bytes check, for msgpack-tokio's codec, which decodes each
-/// value where it lies in its read buffer. Inlined for the same reason:
-/// the decoder's setup and the value's first read meet in the caller.
+/// value where it lies in its read buffer. Always inlined, as
+/// `from_slice_with_limits` is: the decoder's setup and the value's
+/// first read meet in the caller.
 ///
 /// ```
 /// use msgpack_serde::{Limits, __private::from_slice_front};

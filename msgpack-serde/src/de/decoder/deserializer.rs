@@ -316,6 +316,12 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     /// `String` here, a short one without a call to `memcpy`, and handed
     /// over with `visit_string` (what serde's `String` takes as it is);
     /// anything else as [`deserialize_str`](Self::deserialize_str).
+    ///
+    /// Asking for a `String` says the visitor will own the text, so two
+    /// rare visitors pay for it: one that takes only borrowed strings
+    /// (it should ask with `deserialize_str`), and serde's in-place
+    /// `String`, which now takes the new buffer instead of refilling its
+    /// own.
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
