@@ -130,7 +130,8 @@ where
             named: is_map,
         };
         let ahead = 5 + fields.ahead();
-        if let Some(mut out) = fields.room.open(fields.ser, ahead) {
+        if FieldRoom::opens_for(fields.ser) {
+            let mut out = fields.room.open(fields.ser, ahead);
             if is_map {
                 out.map_len(len)?;
             } else {
@@ -175,31 +176,29 @@ where
     ) -> Result<()> {
         let ahead = self.ahead();
         self.left = self.left.saturating_sub(1);
-        if scalars::is_scalar::<T>() {
-            if let Some(mut out) = self.room.open(self.ser, ahead) {
-                // No closures here: they would not be inlined.
-                let mut result = Ok(());
-                if let Some(name) = name {
-                    result = out.field_name(name);
-                }
-                if result.is_ok() {
-                    if let Some(put) = scalars::put(value, &mut out) {
-                        result = put;
-                    }
-                }
-                self.room.keep(out);
-                return result;
+        if scalars::is_scalar::<T>() && FieldRoom::opens_for(self.ser) {
+            let mut out = self.room.open(self.ser, ahead);
+            // No closures here: they would not be inlined.
+            let mut result = Ok(());
+            if let Some(name) = name {
+                result = out.field_name(name);
             }
+            if result.is_ok() {
+                if let Some(put) = scalars::put(value, &mut out) {
+                    result = put;
+                }
+            }
+            self.room.keep(out);
+            return result;
         }
         if self.room.is_open() {
-            if let Some(mut out) = self.room.open(self.ser, 0) {
-                let mut named = Ok(());
-                if let Some(name) = name {
-                    named = out.field_name(name);
-                }
-                out.finish();
-                named?;
+            let mut out = self.room.open(self.ser, 0);
+            let mut named = Ok(());
+            if let Some(name) = name {
+                named = out.field_name(name);
             }
+            out.finish();
+            named?;
         } else if let Some(name) = name {
             write_field_name(&mut self.ser.out, name)?;
         }

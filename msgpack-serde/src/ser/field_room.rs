@@ -22,21 +22,37 @@ impl FieldRoom {
         self.0.is_some()
     }
 
+    /// Whether rooms open for `ser`: when it writes into a vector. A
+    /// constant of its writer's type, tested before [`open`](FieldRoom::open).
+    #[inline(always)]
+    pub(super) fn opens_for<W, F>(_ser: &Serializer<W, F>) -> bool {
+        writes_to_vec::<W>()
+    }
+
     /// The room, taken up again or reserved with `estimate` bytes at the
-    /// end of `ser`'s vector; `None` when `ser` does not write into a
-    /// vector. Give it back with [`keep`](FieldRoom::keep), or end it
-    /// with `Out::finish`.
+    /// end of `ser`'s vector. Only for a serializer rooms open for
+    /// ([`opens_for`](FieldRoom::opens_for)). Give it back with
+    /// [`keep`](FieldRoom::keep), or end it with `Out::finish`.
+    ///
+    /// Not an `Option<Out>`: its `None` would be a value of the
+    /// configuration's first `bool` (`Out`'s largest niche), which the
+    /// compiler cannot tell a configuration read from the serializer never
+    /// holds, and every struct's `serialize` would carry a second, dead
+    /// way of writing its fields (`benches/RESULTS.md`, step 15).
     #[inline(always)]
     pub(super) fn open<'s, W, F>(
         &mut self,
         ser: &'s mut Serializer<W, F>,
         estimate: usize,
-    ) -> Option<Out<'s>> {
+    ) -> Out<'s> {
         let config = ser.config;
+        let Some(vec) = vec_in(ser) else {
+            unreachable!("a room opens only over a vector");
+        };
         // SAFETY: `vec` is the vector of the serializer `ser` borrows
         // mutably (`vec_in`), for as long as the `Out` lives.
-        let vec = unsafe { &mut *vec_in(ser)? };
-        Some(match self.0.take() {
+        let vec = unsafe { &mut *vec };
+        match self.0.take() {
             // SAFETY: the room was paused over this vector (a `FieldRoom`
             // serves one struct's serializer), which nothing has written
             // since: while a room is open, the struct's fields write
@@ -44,7 +60,7 @@ impl FieldRoom {
             // through the serializer.
             Some(paused) => unsafe { Out::resume(vec, paused, config) },
             None => Out::over(vec, estimate, config),
-        })
+        }
     }
 
     /// Keeps `out` open for the next field.
@@ -57,11 +73,16 @@ impl FieldRoom {
     #[inline(always)]
     pub(super) fn end<W, F>(&mut self, ser: &mut Serializer<W, F>) {
         if self.is_open() {
-            if let Some(out) = self.open(ser, 0) {
-                out.finish();
-            }
+            self.open(ser, 0).finish();
         }
     }
+}
+
+/// Whether `W` is a `Vec<u8>` or a `&mut Vec<u8>`: a constant.
+#[inline(always)]
+fn writes_to_vec<W>() -> bool {
+    let id = typeid::of::<W>();
+    id == typeid::of::<Vec<u8>>() || id == typeid::of::<&mut Vec<u8>>()
 }
 
 /// The vector `ser` writes into, when its writer is a `Vec<u8>` or a
@@ -87,18 +108,29 @@ mod tests {
     use super::*;
     use crate::ser::Compact;
 
-    /// The room is taken for a vector, owned or borrowed, and only then.
+    /// Rooms open for a vector, owned or borrowed, and only then.
     #[test]
     fn a_room_opens_over_a_vector_and_nothing_else() {
-        let mut owned = Serializer::compact(vec![1]);
-        assert!(FieldRoom::default().open(&mut owned, 4).is_some());
+        let owned = Serializer::compact(vec![1]);
+        assert!(FieldRoom::opens_for(&owned));
         let mut vec = Vec::new();
-        let mut borrowed = Serializer::compact(&mut vec);
-        assert!(FieldRoom::default().open(&mut borrowed, 4).is_some());
+        let borrowed = Serializer::compact(&mut vec);
+        assert!(FieldRoom::opens_for(&borrowed));
+        let mut sink = Vec::new();
+        let other: Serializer<_, Compact> =
+            Serializer::compact(msgpack_core::IoWriter::new(std::io::Cursor::new(&mut sink)));
+        assert!(!FieldRoom::opens_for(&other));
+    }
+
+    /// Opening a room for a writer that is not a vector is a bug of this
+    /// crate, stopped at once.
+    #[test]
+    #[should_panic(expected = "a room opens only over a vector")]
+    fn a_room_for_another_writer_is_refused() {
         let mut sink = Vec::new();
         let mut other: Serializer<_, Compact> =
             Serializer::compact(msgpack_core::IoWriter::new(std::io::Cursor::new(&mut sink)));
-        assert!(FieldRoom::default().open(&mut other, 4).is_none());
+        FieldRoom::default().open(&mut other, 4);
     }
 
     /// What a paused room holds reaches the vector when it ends.
@@ -106,11 +138,11 @@ mod tests {
     fn an_ended_room_leaves_its_bytes_in_the_vector() {
         let mut serializer = Serializer::compact(vec![0xc0]);
         let mut room = FieldRoom::default();
-        let mut out = room.open(&mut serializer, 2).unwrap();
+        let mut out = room.open(&mut serializer, 2);
         out.array_len(1).unwrap();
         room.keep(out);
         assert!(room.is_open());
-        let mut out = room.open(&mut serializer, 0).unwrap();
+        let mut out = room.open(&mut serializer, 0);
         out.nil();
         room.keep(out);
         room.end(&mut serializer);
