@@ -307,9 +307,38 @@ impl<'de> Deserialize<'de> for FieldKey<'de> {
 pub struct NilOr<T>(pub Option<T>);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for NilOr<T> {
+    /// What `Option<T>` does, through a visitor of its own whose
+    /// `visit_some` is always inlined: serde's `OptionVisitor` stayed a
+    /// call for every field of an array-form struct (`benches/RESULTS.md`,
+    /// step 16).
     #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Option::<T>::deserialize(deserializer).map(NilOr)
+        deserializer.deserialize_option(NilOrVisitor(PhantomData))
+    }
+}
+
+struct NilOrVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for NilOrVisitor<T> {
+    type Value = NilOr<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("option")
+    }
+
+    #[inline(always)]
+    fn visit_none<E: de::Error>(self) -> Result<NilOr<T>, E> {
+        Ok(NilOr(None))
+    }
+
+    #[inline(always)]
+    fn visit_unit<E: de::Error>(self) -> Result<NilOr<T>, E> {
+        Ok(NilOr(None))
+    }
+
+    #[inline(always)]
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<NilOr<T>, D::Error> {
+        T::deserialize(deserializer).map(|value| NilOr(Some(value)))
     }
 }
 
