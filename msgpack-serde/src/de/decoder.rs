@@ -247,6 +247,33 @@ impl<'a, M> Decoder<'a, M> {
             .map_err(|error| error.at(start))
     }
 
+    /// An integer where fewer than 9 bytes are left (a lone integer, a
+    /// message's last field), out of line: the inlined reads take 9 bytes
+    /// at once. What the inlined reads do, form by form, and anything
+    /// else through [`any_value`](Self::any_value).
+    #[inline(never)]
+    fn short_int<'de, V: Visitor<'de>, const SIGNED: bool>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        let start = self.begin();
+        let result = match IntHead::read(self.reader.remaining()) {
+            Some(head) if SIGNED && (head.value >> 63 == head.negative as u64) => {
+                self.reader.consume(head.len);
+                visitor.visit_i64(head.value as i64)
+            }
+            Some(head) if !SIGNED && !head.negative => {
+                self.reader.consume(head.len);
+                visitor.visit_u64(head.value)
+            }
+            _ => return self.any_value(visitor),
+        };
+        result.map_err(|error: Error| error.at(start))
+    }
+
     /// One value of any type: `any` out of line, the slow path of the
     /// inlined requests other than floats, with the value's offset on its
     /// errors.

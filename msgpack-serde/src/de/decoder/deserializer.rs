@@ -47,19 +47,24 @@ macro_rules! integers {
                     self.reader.consume(1);
                     visitor.visit_u64(byte as u64)
                 }
-                _ => match rest.first_chunk::<9>().and_then(IntHead::from_window) {
-                    // Fits in i64: negative, or without the top bit. One comparison,
-                    // true on in-range data, where two branches (on the sign, then
-                    // on the bit) would mispredict on mixed signs.
-                    Some(head) if $signed && (head.value >> 63 == head.negative as u64) => {
-                        self.reader.consume(head.len);
-                        visitor.visit_i64(head.value as i64)
-                    }
-                    Some(head) if !$signed && !head.negative => {
-                        self.reader.consume(head.len);
-                        visitor.visit_u64(head.value)
-                    }
-                    _ => self.any_value(visitor),
+                _ => match rest.first_chunk::<9>() {
+                    Some(window) => match IntHead::from_window(window) {
+                        // Fits in i64: negative, or without the top bit. One comparison,
+                        // true on in-range data, where two branches (on the sign, then
+                        // on the bit) would mispredict on mixed signs.
+                        Some(head) if $signed && (head.value >> 63 == head.negative as u64) => {
+                            self.reader.consume(head.len);
+                            visitor.visit_i64(head.value as i64)
+                        }
+                        Some(head) if !$signed && !head.negative => {
+                            self.reader.consume(head.len);
+                            visitor.visit_u64(head.value)
+                        }
+                        _ => self.any_value(visitor),
+                    },
+                    // Fewer than 9 bytes left: a lone integer, a
+                    // message's last field.
+                    None => return self.short_int::<V, $signed>(visitor),
                 },
             };
             result.map_err(|error| error.at(start))
