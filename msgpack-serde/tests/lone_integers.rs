@@ -1,14 +1,17 @@
-//! Integers with fewer than 9 bytes after their marker (a lone integer, a
-//! message's last field), which the decoder reads form by form out of
-//! line rather than in one 8-byte load: the same values and the same
-//! errors as with bytes to spare after them, for every form and every
-//! integer type, and a clear error for every integer cut short.
+//! Integers with fewer than 9 bytes left from their marker on (a lone
+//! integer, a message's last field), which the decoder reads form by form
+//! out of line rather than in one 8-byte load: the same values and the
+//! same errors as with bytes to spare after them, for every form and
+//! every integer type, other values asked for as integers, and a clear
+//! error for every integer cut short.
 
 use msgpack_serde::from_slice;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
-/// Every integer form, at its edges: fixints, int and uint 8 to 64.
+/// Every integer form, at its edges (fixints, int and uint 8 to 64, as
+/// our encoder writes them), and forms wider than their value needs,
+/// as other encoders may write them.
 fn encoded_integers() -> Vec<Vec<u8>> {
     let values: [i128; 24] = [
         0,
@@ -36,17 +39,35 @@ fn encoded_integers() -> Vec<Vec<u8>> {
         1_234_567_890,
         -1_234_567_890,
     ];
-    values
-        .iter()
-        .map(|&value| {
-            if value >= 0 {
-                msgpack_serde::to_vec(&(value as u64)).unwrap()
-            } else {
-                msgpack_serde::to_vec(&(value as i64)).unwrap()
-            }
-        })
-        .collect()
+    let smallest = values.iter().map(|&value| {
+        if value >= 0 {
+            msgpack_serde::to_vec(&(value as u64)).unwrap()
+        } else {
+            msgpack_serde::to_vec(&(value as i64)).unwrap()
+        }
+    });
+    let wide: [&[u8]; 8] = [
+        &[0xcc, 0x05],
+        &[0xcd, 0x00, 0x05],
+        &[0xce, 0x00, 0x00, 0x00, 0x05],
+        &[0xd0, 0x05],
+        &[0xd1, 0x00, 0x05],
+        &[0xd2, 0x00, 0x00, 0x00, 0x05],
+        &[0xd1, 0xff, 0xfb],
+        &[0xd2, 0xff, 0xff, 0xff, 0xfb],
+    ];
+    smallest.chain(wide.map(<[u8]>::to_vec)).collect()
 }
+
+/// Values other than integers, asked for as integers.
+const NOT_INTEGERS: [&[u8]; 6] = [
+    &[0xc0],
+    &[0xc3],
+    &[0xa1, b'x'],
+    &[0xca, 0x3f, 0x80, 0x00, 0x00],
+    &[0x90],
+    &[0xc1],
+];
 
 /// `bytes` read alone as `T`, and as the first of two elements with a
 /// 16-byte string after it: equal values, equal errors but for the
@@ -79,9 +100,21 @@ fn lone_integers_read_as_integers_with_room_after_them() {
         agree::<u16>(&bytes);
         agree::<u32>(&bytes);
         agree::<u64>(&bytes);
-        agree::<i128>(&bytes);
-        agree::<f64>(&bytes);
     }
+}
+
+#[test]
+fn other_values_asked_for_as_integers_are_the_same_errors() {
+    for bytes in NOT_INTEGERS {
+        agree::<i8>(bytes);
+        agree::<i64>(bytes);
+        agree::<u16>(bytes);
+        agree::<u64>(bytes);
+    }
+    assert_eq!(
+        from_slice::<u32>(&[0xc0]).unwrap_err().to_string(),
+        "invalid type: unit value, expected u32 at offset 0"
+    );
 }
 
 #[test]

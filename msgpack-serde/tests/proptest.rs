@@ -268,14 +268,20 @@ impl<'de> serde::de::Visitor<'de> for Recorder {
 }
 
 fn visited(bytes: &[u8], signed: bool) -> Visited {
-    // Followed by 9 bytes, so that every form takes the table path.
+    // Followed by 9 bytes, so that every form takes the table path, and
+    // alone, where all but the 9-byte forms are read form by form: the
+    // same visit either way.
     let padded = [bytes, &[0xc0; 9]].concat();
-    let mut de = msgpack_serde::Deserializer::from_slice(&padded);
-    if signed {
-        serde::Deserializer::deserialize_i64(&mut de, Recorder).unwrap()
-    } else {
-        serde::Deserializer::deserialize_u64(&mut de, Recorder).unwrap()
-    }
+    let [with_room, alone] = [&padded[..], bytes].map(|input| {
+        let mut de = msgpack_serde::Deserializer::from_slice(input);
+        if signed {
+            serde::Deserializer::deserialize_i64(&mut de, Recorder).unwrap()
+        } else {
+            serde::Deserializer::deserialize_u64(&mut de, Recorder).unwrap()
+        }
+    });
+    assert_eq!(with_room, alone, "{bytes:02x?}");
+    alone
 }
 
 #[test]

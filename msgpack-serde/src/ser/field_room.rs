@@ -78,7 +78,9 @@ impl FieldRoom {
     }
 }
 
-/// Whether `W` is a `Vec<u8>` or a `&mut Vec<u8>`: a constant.
+/// Whether `W` is a `Vec<u8>` or a `&mut Vec<u8>`: a constant. The
+/// writers [`vec_in`] takes, tested apart from it so that no `Option`
+/// is matched (a test holds the two to each other).
 #[inline(always)]
 fn writes_to_vec<W>() -> bool {
     let id = typeid::of::<W>();
@@ -120,6 +122,24 @@ mod tests {
         let other: Serializer<_, Compact> =
             Serializer::compact(msgpack_core::IoWriter::new(std::io::Cursor::new(&mut sink)));
         assert!(!FieldRoom::opens_for(&other));
+    }
+
+    /// `opens_for` and the vector `open` takes are two tests of the
+    /// writer's type: they agree.
+    #[test]
+    fn the_two_tests_of_the_writers_type_agree() {
+        let mut owned = Serializer::compact(vec![1]);
+        assert_eq!(FieldRoom::opens_for(&owned), vec_in(&mut owned).is_some());
+        let mut vec = Vec::new();
+        let mut borrowed = Serializer::compact(&mut vec);
+        assert_eq!(
+            FieldRoom::opens_for(&borrowed),
+            vec_in(&mut borrowed).is_some()
+        );
+        let mut sink = Vec::new();
+        let mut other: Serializer<_, Compact> =
+            Serializer::compact(msgpack_core::IoWriter::new(std::io::Cursor::new(&mut sink)));
+        assert_eq!(FieldRoom::opens_for(&other), vec_in(&mut other).is_some());
     }
 
     /// Opening a room for a writer that is not a vector is a bug of this

@@ -27,10 +27,12 @@ macro_rules! one_value {
 
 /// Integers: a positive fixint after one comparison; with 9 bytes at
 /// hand, every other integer form through one table lookup, without a
-/// branch on the form; everything else through `any_value`, out of line
-/// so that the fast paths inline into the struct around them.
+/// branch on the form; with fewer (a lone integer, a message's last
+/// field), through `short_int`, form by form; everything else through
+/// `any_value`. Both are out of line, so that the fast paths inline into
+/// the struct around them.
 ///
-/// A table-read integer goes to the visit its target takes without a
+/// An integer read past the fixint (by the table or by `short_int`) goes to the visit its target takes without a
 /// second look, whatever its sign: `visit_i64` for a signed target when
 /// it fits, `visit_u64` for an unsigned one unless negative. Branching on
 /// the sign instead mispredicts on data of mixed signs. The other visit
