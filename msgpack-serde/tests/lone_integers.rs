@@ -6,6 +6,7 @@
 //! error for every integer cut short.
 
 use msgpack_serde::from_slice;
+use msgpack_test_support::INTEGER_EDGES;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
@@ -13,33 +14,8 @@ use std::fmt::Debug;
 /// our encoder writes them), and forms wider than their value needs,
 /// as other encoders may write them.
 fn encoded_integers() -> Vec<Vec<u8>> {
-    let values: [i128; 24] = [
-        0,
-        1,
-        127,
-        128,
-        255,
-        256,
-        65_535,
-        65_536,
-        4_294_967_295,
-        4_294_967_296,
-        i64::MAX as i128,
-        u64::MAX as i128,
-        -1,
-        -32,
-        -33,
-        -128,
-        -129,
-        -32_768,
-        -32_769,
-        -2_147_483_648,
-        -2_147_483_649,
-        i64::MIN as i128,
-        1_234_567_890,
-        -1_234_567_890,
-    ];
-    let smallest = values.iter().map(|&value| {
+    let values = INTEGER_EDGES.iter().chain(&[1_234_567_890, -1_234_567_890]);
+    let smallest = values.map(|&value| {
         if value >= 0 {
             msgpack_serde::to_vec(&(value as u64)).unwrap()
         } else {
