@@ -307,10 +307,10 @@ impl<'de> Deserialize<'de> for FieldKey<'de> {
 pub struct NilOr<T>(pub Option<T>);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for NilOr<T> {
-    /// What `Option<T>` does, through a visitor of its own whose
-    /// `visit_some` is always inlined: serde's `OptionVisitor` stayed a
-    /// call for every field of an array-form struct (`benches/RESULTS.md`,
-    /// step 16).
+    /// What `Option<T>` does, through a visitor of its own so that
+    /// `visit_some` is inlined into the field's read: serde's
+    /// `OptionVisitor` is not, and every field of an array-form struct
+    /// comes through here.
     #[inline(always)]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_option(NilOrVisitor(PhantomData))

@@ -260,7 +260,30 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         let start = self.begin();
-        let result = match IntHead::read(self.reader.remaining()) {
+        let head = IntHead::read(self.reader.remaining());
+        self.visit_int_for::<V, SIGNED>(head, visitor)
+            .map_err(|error| error.at(start))
+    }
+
+    /// Takes the integer `head` read at the reader and visits it as a
+    /// `SIGNED` (or unsigned) target takes it, without a second look at
+    /// its sign: `visit_i64` for a signed target when it fits,
+    /// `visit_u64` for an unsigned one unless negative, so that data of
+    /// mixed signs does not mispredict a branch on the sign. Anything
+    /// else (no integer, or one out of the target's reach, whose error
+    /// the visitor gives) through `any_value`, out of line.
+    #[inline(always)]
+    pub(super) fn visit_int_for<'de, V: Visitor<'de>, const SIGNED: bool>(
+        &mut self,
+        head: Option<IntHead>,
+        visitor: V,
+    ) -> Result<V::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        match head {
+            // Fits in i64: negative, or without the top bit, in one
+            // comparison.
             Some(head) if SIGNED && (head.value >> 63 == head.negative as u64) => {
                 self.reader.consume(head.len);
                 visitor.visit_i64(head.value as i64)
@@ -269,9 +292,8 @@ impl<'a, M> Decoder<'a, M> {
                 self.reader.consume(head.len);
                 visitor.visit_u64(head.value)
             }
-            _ => return self.any_value(visitor),
-        };
-        result.map_err(|error: Error| error.at(start))
+            _ => self.any_value(visitor),
+        }
     }
 
     /// One value of any type: `any` out of line, the slow path of the

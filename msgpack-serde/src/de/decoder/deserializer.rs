@@ -32,12 +32,8 @@ macro_rules! one_value {
 /// `any_value`. Both are out of line, so that the fast paths inline into
 /// the struct around them.
 ///
-/// An integer read past the fixint (by the table or by `short_int`) goes to the visit its target takes without a
-/// second look, whatever its sign: `visit_i64` for a signed target when
-/// it fits, `visit_u64` for an unsigned one unless negative. Branching on
-/// the sign instead mispredicts on data of mixed signs. The other visit
-/// (usually the visitor's out-of-range error) is left to the general
-/// path, so that its code is not inlined with the fast one.
+/// An integer read past the fixint goes to the visit its target takes
+/// (`Decoder::visit_int_for`).
 macro_rules! integers {
     ($($method:ident => $signed:literal,)*) => {$(
         #[inline]
@@ -50,20 +46,10 @@ macro_rules! integers {
                     visitor.visit_u64(byte as u64)
                 }
                 _ => match rest.first_chunk::<9>() {
-                    Some(window) => match IntHead::from_window(window) {
-                        // Fits in i64: negative, or without the top bit. One comparison,
-                        // true on in-range data, where two branches (on the sign, then
-                        // on the bit) would mispredict on mixed signs.
-                        Some(head) if $signed && (head.value >> 63 == head.negative as u64) => {
-                            self.reader.consume(head.len);
-                            visitor.visit_i64(head.value as i64)
-                        }
-                        Some(head) if !$signed && !head.negative => {
-                            self.reader.consume(head.len);
-                            visitor.visit_u64(head.value)
-                        }
-                        _ => self.any_value(visitor),
-                    },
+                    Some(window) => {
+                        let head = IntHead::from_window(window);
+                        self.visit_int_for::<V, $signed>(head, visitor)
+                    }
                     // Fewer than 9 bytes left: a lone integer, a
                     // message's last field.
                     None => return self.short_int::<V, $signed>(visitor),
@@ -327,7 +313,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     /// Asking for a `String` says the visitor will own the text, so two
     /// rare visitors pay for it: one that takes only borrowed strings
     /// (it should ask with `deserialize_str`), and serde's in-place
-    /// `String`, which now takes the new buffer instead of refilling its
+    /// `String`, which takes the new buffer rather than refilling its
     /// own.
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
