@@ -332,11 +332,13 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Item = Dec;
     type Error = Error;
 
-    /// Inlined, so that a value decoded in place moves once, into the
-    /// caller's hands, not through this function's return slot too (a
-    /// record of a few strings is 144 bytes, and each copy, just after
-    /// the decoder's stores, waits for them); everything else is
-    /// `decode_framed`'s, out of line.
+    /// Inlined, so that a value decoded in place moves once, from where
+    /// the deserializer built it into the caller's hands: the match guard
+    /// takes it off the buffer before it is moved, and `from_slice_front`
+    /// hands the deserializer's result back as it is (a record of a few
+    /// strings is 144 bytes, and each copy, just after the decoder's
+    /// stores, waits for them). Everything else is `decode_framed`'s, out
+    /// of line.
     #[inline]
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
         let mode = Mode::of::<Dec>();
@@ -351,11 +353,10 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
             let limits = self.limits.max_bytes(usize::MAX);
             let window = &src[..self.in_place_len(src)];
             let mut len = 0;
-            if let Ok(value) = msgpack_serde::__private::from_slice_front(window, limits, &mut len)
-            {
-                if self.consumed_in_place(src, len) {
-                    return Ok(Some(value));
-                }
+            match msgpack_serde::__private::from_slice_front(window, limits, &mut len) {
+                Ok(value) if self.consumed_in_place(src, len) => return Ok(Some(value)),
+                // Not all there, invalid, or over a size limit: framed.
+                _ => {}
             }
             #[cfg(test)]
             {

@@ -376,11 +376,13 @@ fn trailing(at_end: bool, offset: usize) -> Result<()> {
 }
 
 /// Decodes one value of type `T` from the front of `bytes` and sets
-/// `len` to the bytes it took: [`from_slice_with_limits`] without the
-/// trailing-bytes check, for msgpack-tokio's codec, which decodes each
-/// value where it lies in its read buffer. Always inlined, as
-/// `from_slice_with_limits` is: the decoder's setup and the value's
-/// first read meet in the caller.
+/// `len` to the bytes it took (after an error, `len` means nothing):
+/// [`from_slice_with_limits`] without the trailing-bytes check, for
+/// msgpack-tokio's codec, which decodes each value where it lies in its
+/// read buffer. Always inlined, as `from_slice_with_limits` is: the
+/// decoder's setup and the value's first read meet in the caller; and
+/// `T::deserialize`'s result is returned as it is, not rebuilt after a
+/// `?`, so a large value is not copied on the way out.
 ///
 /// ```
 /// use msgpack_serde::{Limits, __private::from_slice_front};
@@ -399,9 +401,9 @@ pub fn from_slice_front<'de, T: de::Deserialize<'de>>(
     len: &mut usize,
 ) -> Result<T> {
     let mut decoder = Decoder::<Borrowed>::new(bytes, limits)?;
-    let value = T::deserialize(&mut decoder)?;
+    let decoded = T::deserialize(&mut decoder);
     *len = decoder.position();
-    Ok(value)
+    decoded
 }
 
 /// Decodes one value of type `T` that must fill `bytes` exactly.
