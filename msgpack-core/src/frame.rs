@@ -297,9 +297,7 @@ impl Framer {
                     let held = chunk.len() - pos;
                     self.header[..held].copy_from_slice(&chunk[pos..]);
                     self.held = held;
-                    // The value is still among those owed, each counted
-                    // as a byte: its marker is that byte.
-                    self.check_len(at, width as u64)?;
+                    self.check_header(at, width)?;
                     return Ok(self.need_more(chunk));
                 }
             }
@@ -328,10 +326,7 @@ impl Framer {
     /// bytes into the value: what it owes, and the limits.
     #[inline(always)]
     fn header(&mut self, marker: Marker, field: &[u8], at: usize) -> Result<(), Error> {
-        if at == 0 && self.limits.values() == 0 {
-            // The value itself counts.
-            return Err(self.error(ErrorKind::ValueLimitExceeded { limit: 0 }, at));
-        }
+        self.check_header(at, field.len())?;
         self.owed.pay(1);
         let tracks_depth = self.limits.depth() != usize::MAX;
         if tracks_depth {
@@ -368,6 +363,25 @@ impl Framer {
             return Ok(());
         }
         self.check_len(at, (1 + field.len() as u64) + self.skip)
+    }
+
+    /// What a header at `at`, with a length field of `width` bytes, is
+    /// held to before its field is read: the value limit of 0, and room
+    /// for the field within the size limits. Checked whether the field has
+    /// arrived or not, so that a value ends with the same error however
+    /// its bytes were cut: a header over the stream size limit is refused
+    /// for that even when its length would break the frame size limit too.
+    #[inline(always)]
+    fn check_header(&self, at: usize, width: usize) -> Result<(), Error> {
+        if at == 0 && self.limits.values() == 0 {
+            // The value itself counts.
+            return Err(self.error(ErrorKind::ValueLimitExceeded { limit: 0 }, at));
+        }
+        if width > 0 {
+            // The marker is among the values owed, each counted as a byte.
+            self.check_len(at, width as u64)?;
+        }
+        Ok(())
     }
 
     /// Opens a container of `count` values at `at`: depth and value limits.

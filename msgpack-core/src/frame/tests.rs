@@ -198,6 +198,24 @@ fn errors_name_the_limit_and_the_stream_offset() {
             &[0x01, 0xa2, b'x', b'y'],
             "input exceeds the size limit of 3 bytes at offset 3",
         ),
+        // An array 32 of 16 elements after a byte, under a stream size
+        // limit of 4: its header is past the stream's end before its
+        // length is past the frame size limit. Found by the codec fuzz
+        // target: the header whole gave the frame size error, cut the
+        // size limit's.
+        (
+            Limits::new().max_bytes(4),
+            10,
+            &[0x01, 0xdd, 0x00, 0x00, 0x00, 0x10],
+            "input exceeds the size limit of 4 bytes at offset 4",
+        ),
+        // The value limit of 0 before the size limits, cut or not.
+        (
+            Limits::new().max_values(0).max_bytes(1),
+            usize::MAX,
+            &[0xd9, 0x05],
+            "more values than the limit of 0 at offset 0",
+        ),
     ];
     for &(limits, max_len, stream, message) in cases {
         // Whole, and a byte at a time: the same error either way.
