@@ -533,6 +533,21 @@ fn body_frames() -> Vec<Seed> {
     ]
 }
 
+/// The `codec` target's seeds: each stream behind each first byte, which
+/// picks the limits it is decoded under (see `fuzz/src/codec.rs`).
+fn codec_streams(streams: &[Seed]) -> Vec<Seed> {
+    (0..8u8)
+        .flat_map(|control| {
+            streams.iter().map(move |(name, bytes)| {
+                seed(
+                    &format!("{name}-limits-{control}"),
+                    [&[control][..], bytes].concat(),
+                )
+            })
+        })
+        .collect()
+}
+
 fn write(target: &str, seeds: &[Seed]) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fuzz/corpus")
@@ -559,6 +574,7 @@ fn main() {
     write("from_slice_serde", &[&requests[..], &spec].concat());
     write("stream", &streams(&spec, &orders));
     write("frame", &[&streams(&spec, &orders)[..], &spec].concat());
+    write("codec", &codec_streams(&streams(&spec, &orders)));
     write("timestamp", &timestamps());
     write("media_types", &media_types());
     write("body_frames", &body_frames());

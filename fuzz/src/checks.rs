@@ -28,12 +28,12 @@ const VALUE_BUDGET_PER_BYTE: usize = 2 * std::mem::size_of::<Value>() + 8;
 /// use at its peak. Depends on the type: a `Vec<T>` reserves up to one
 /// `T` for every byte left (serde caps it at 1 MiB), and an untagged enum
 /// buffers its input as serde `Content` first.
-const TYPED_BUDGET_PER_BYTE: usize = 256;
+pub(crate) const TYPED_BUDGET_PER_BYTE: usize = 256;
 
 /// Runs the decode `f` of `len` bytes of input, and fails if its memory
 /// peaked above the budget. Measures only where a counting allocator is
 /// installed (the fuzz targets).
-fn within<T>(what: &str, len: usize, per_byte: usize, f: impl FnOnce() -> T) -> T {
+pub(crate) fn within<T>(what: &str, len: usize, per_byte: usize, f: impl FnOnce() -> T) -> T {
     let (result, usage) = budget::measure(f);
     let limit = BASE_BUDGET + per_byte * len;
     assert!(

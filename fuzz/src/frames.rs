@@ -5,7 +5,7 @@ use msgpack_core::{Error as WireError, ErrorKind, Framed, Framer, Limits, Reader
 
 /// The lengths of the whole values `Reader::skip` finds one after another
 /// at the start of `data`, and the error that stopped it, if one did.
-fn skipped(data: &[u8]) -> (Vec<usize>, Option<WireError>) {
+pub(crate) fn skipped(data: &[u8]) -> (Vec<usize>, Option<WireError>) {
     let mut reader = Reader::new(data);
     let mut lens = Vec::new();
     while !reader.is_empty() {
@@ -51,11 +51,11 @@ type Sizes<'a> = Box<dyn FnMut(&Framer) -> usize + 'a>;
 
 /// Piece sizes from a small generator seeded by the input, so that the
 /// fuzzer's mutations move the cuts too.
-fn pseudo_random(data: &[u8], max: usize) -> impl FnMut(&Framer) -> usize {
+pub(crate) fn pseudo_random(data: &[u8], max: usize) -> impl FnMut() -> usize {
     let mut state = data.iter().fold(data.len() as u64 | 1, |h, &b| {
         h.wrapping_mul(31).wrapping_add(b as u64)
     });
-    move |_| {
+    move || {
         state = state
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
@@ -77,8 +77,14 @@ pub fn frame(data: &[u8]) {
     let splits: [(&str, Sizes<'_>); 5] = [
         ("whole", Box::new(|_| usize::MAX)),
         ("bytes", Box::new(|_| 1)),
-        ("up to 16", Box::new(pseudo_random(data, 16))),
-        ("up to 4096", Box::new(pseudo_random(data, 4096))),
+        ("up to 16", {
+            let mut next = pseudo_random(data, 16);
+            Box::new(move |_| next())
+        }),
+        ("up to 4096", {
+            let mut next = pseudo_random(data, 4096);
+            Box::new(move |_| next())
+        }),
         ("least needed", Box::new(Framer::least_needed)),
     ];
     for (name, mut sizes) in splits {

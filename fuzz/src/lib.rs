@@ -1,12 +1,14 @@
 //! The fuzz targets' shared code: the properties each target checks
 //! ([`checks`], [`http_checks`] for msgpack-axum's readers, [`json`] for
-//! the JSON transcoder and the `msgpack` command, and the framer's in
-//! [`frames`]), the types they decode into ([`types`]) and the counting
-//! allocator that holds every decode to a memory budget ([`budget`]).
+//! the JSON transcoder and the `msgpack` command, the framer's in
+//! [`frames`] and msgpack-tokio's codec's in [`codec`]), the types they
+//! decode into ([`types`]) and the counting allocator that holds every
+//! decode to a memory budget ([`budget`]).
 //! See README.md for how to run them.
 
 pub mod budget;
 pub mod checks;
+pub mod codec;
 pub mod frames;
 pub mod http_checks;
 pub mod json;

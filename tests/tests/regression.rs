@@ -12,6 +12,8 @@
 mod budget;
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
+#[path = "../../fuzz/src/codec.rs"]
+mod codec;
 #[path = "../../fuzz/src/frames.rs"]
 mod frames;
 #[path = "../../fuzz/src/http_checks.rs"]
@@ -33,7 +35,7 @@ use msgpack_serde::{MsgPack, UnknownFields};
 type Check = fn(&[u8]);
 
 /// Each fuzz target and what it checks.
-const TARGETS: [(&str, Check); 13] = [
+const TARGETS: [(&str, Check); 14] = [
     ("value_decode", checks::value_decode),
     ("round_trip", checks::round_trip),
     ("skip", checks::skip),
@@ -47,6 +49,7 @@ const TARGETS: [(&str, Check); 13] = [
     ("media_types", http_checks::media_types),
     ("body_frames", http_checks::body_frames),
     ("frame", frames::frame),
+    ("codec", codec::codec),
 ];
 
 fn root() -> PathBuf {
@@ -537,4 +540,53 @@ fn plain_keys_nested_in_keys_are_bounded() {
         error.to_string(),
         "map keys that are not strings nest deeper than 4 in each other, past what plain JSON writes, at offset 5"
     );
+}
+
+/// Found by the `codec` target in its first 2,000 runs: msgpack-core's
+/// `Framer` checked a container or string header whole against the frame
+/// size limit first, but a header cut off by the end of what had arrived
+/// only against the room its length field takes. So an array 32 whose
+/// header ran past the stream size limit (3 bytes, here) and whose length
+/// ran past the frame size limit (40) ended msgpack-tokio's stream with the
+/// frame size error when its bytes arrived together, and with the stream
+/// size error when they came a byte at a time. Fixed in
+/// msgpack-core/src/frame.rs: every header is first held to the room for
+/// its length field, cut or not (`check_header`).
+#[test]
+fn a_header_past_the_stream_limit_ends_the_stream_alike_however_it_is_cut() {
+    use tokio_util::codec::Decoder;
+
+    let bug = "header-past-the-stream-limit-with-a-length-past-the-frame-limit";
+    let bytes = check_regression("codec", bug);
+    let stream = &bytes[1..];
+    for piece in [stream.len(), 1] {
+        let mut codec = msgpack_tokio::MsgPackCodec::<(), msgpack_serde::Value>::new()
+            .with_limits(msgpack_serde::Limits::default().max_bytes(3))
+            .with_max_frame_len(40);
+        let mut buffer = bytes::BytesMut::new();
+        let mut decoded = Vec::new();
+        let error = stream
+            .chunks(piece)
+            .find_map(|chunk| {
+                buffer.extend_from_slice(chunk);
+                loop {
+                    match codec.decode(&mut buffer) {
+                        Ok(Some(value)) => decoded.push(value),
+                        Ok(None) => return None,
+                        Err(error) => return Some(error),
+                    }
+                }
+            })
+            .unwrap();
+        assert_eq!(
+            decoded,
+            [msgpack_serde::Value::from(1)],
+            "pieces of {piece}"
+        );
+        assert_eq!(
+            error.to_string(),
+            "input exceeds the size limit of 3 bytes at offset 3",
+            "pieces of {piece}"
+        );
+    }
 }
