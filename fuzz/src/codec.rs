@@ -77,7 +77,7 @@ impl End {
 }
 
 /// What a codec made of a stream: its items, and how it ended.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 struct Run<T> {
     items: Vec<T>,
     end: End,

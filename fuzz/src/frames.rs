@@ -63,18 +63,10 @@ pub(crate) fn pseudo_random(data: &[u8], max: usize) -> impl FnMut() -> usize {
     }
 }
 
-/// The `frame` target: however the input is cut, the framer finds the
-/// values `skip` finds, of the same lengths, and stops where it stops:
-/// at the same reserved byte, or inside a value cut short (where `skip`
-/// may report the end of input before a reserved byte the framer reaches,
-/// as it stops once the values owed outnumber the bytes left). Reading
-/// `least_needed` bytes at a time never passes a value's end. Under depth
-/// and value limits each whole value frames as `Value::decode` decodes
-/// it, errors and their offsets alike, and the frame size limit holds at
-/// its exact length.
-pub fn frame(data: &[u8]) {
-    let (lens, stop) = skipped(data);
-    let splits: [(&str, Sizes<'_>); 5] = [
+/// The ways `frame` cuts its input: whole, byte by byte, pseudo-random
+/// pieces of up to 16 and up to 4096 bytes, and `least_needed` at a time.
+fn splits(data: &[u8]) -> [(&'static str, Sizes<'_>); 5] {
+    [
         ("whole", Box::new(|_| usize::MAX)),
         ("bytes", Box::new(|_| 1)),
         ("up to 16", {
@@ -86,8 +78,22 @@ pub fn frame(data: &[u8]) {
             Box::new(move |_| next())
         }),
         ("least needed", Box::new(Framer::least_needed)),
-    ];
-    for (name, mut sizes) in splits {
+    ]
+}
+
+/// The `frame` target: however the input is cut, the framer finds the
+/// values `skip` finds, of the same lengths, and stops where it stops:
+/// at the same reserved byte, or inside a value cut short (where `skip`
+/// may report the end of input before a reserved byte the framer reaches,
+/// as it stops once the values owed outnumber the bytes left). Reading
+/// `least_needed` bytes at a time never passes a value's end. Under depth
+/// and value limits each whole value frames as `Value::decode` decodes
+/// it, errors and their offsets alike, and the frame size limit holds at
+/// its exact length. Under every limit at once (depth, values, a stream
+/// of half the input, frames of 40 bytes), every cut stops the same way.
+pub fn frame(data: &[u8]) {
+    let (lens, stop) = skipped(data);
+    for (name, mut sizes) in splits(data) {
         let (framed_lens, end) = framed(Framer::new(Limits::unlimited()), data, &mut *sizes);
         assert_eq!(framed_lens, lens, "{name}");
         match stop {
@@ -134,6 +140,26 @@ pub fn frame(data: &[u8]) {
         assert_eq!(
             error.kind(),
             ErrorKind::FrameLimitExceeded { limit: len - 1 }
+        );
+    }
+
+    // Under every limit at once, however it is cut, the framer finds the
+    // same values and stops with the same error.
+    let limited = || {
+        let limits = Limits::new()
+            .max_depth(4)
+            .max_values(32)
+            .max_bytes(data.len() / 2);
+        Framer::new(limits).max_len(40)
+    };
+    let mut cuts = splits(data).into_iter();
+    let (_, mut whole) = cuts.next().expect("the whole input first");
+    let expected = framed(limited(), data, &mut *whole);
+    for (name, mut sizes) in cuts {
+        assert_eq!(
+            framed(limited(), data, &mut *sizes),
+            expected,
+            "{name}, limited"
         );
     }
 }
