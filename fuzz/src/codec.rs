@@ -176,10 +176,13 @@ fn raw_frame(frame: &[u8], limits: Limits, start: usize) -> Result<Bytes, End> {
 /// derived `Order` and raw frames: however the stream is cut, the codec
 /// gives the same items and ends the same way; each item is its value
 /// decoded alone, one after another as `skip` finds them; and the stream
-/// ends as those values say: cleanly after the last, with the error
-/// decoding gives the first value that fails (at its offset in the
-/// stream), with a limit error past a size limit, or as truncated where
-/// `skip` finds the last value cut short.
+/// ends as the value after them says: cleanly after the last; truncated
+/// where `skip` finds it cut short and the framer waits for more; else
+/// with the error the codec's model gives, framing first (under the size
+/// limits, and for a `Value` or raw frames the depth and value limits)
+/// and then decoding the value alone, at its offset in the stream. Under
+/// a stream size limit, with a size limit error only where the value
+/// after the items ends past it.
 pub fn codec(data: &[u8]) {
     let Some((&control, stream)) = data.split_first() else {
         return;
@@ -202,103 +205,122 @@ pub fn codec(data: &[u8]) {
     } else {
         limits
     };
-    check::<Value>(stream, bounded, max_frame_len, bytes_limited, value_frame);
-    check::<Order>(stream, bounded, max_frame_len, bytes_limited, serde_frame);
-    check::<Bytes>(stream, limits, max_frame_len, bytes_limited, raw_frame);
+    let stream_size_only = Limits::unlimited().max_bytes(limits.bytes());
+    let case = |limits, framed_under| Case {
+        stream,
+        limits,
+        framed_under,
+        max_frame_len,
+        bytes_limited,
+    };
+    case(bounded, bounded).check::<Value>(value_frame);
+    case(bounded, stream_size_only).check::<Order>(serde_frame);
+    case(limits, limits).check::<Bytes>(raw_frame);
 }
 
-/// The `codec` target's properties for one type `T`, whose values alone
-/// `reference` decodes.
-fn check<T: DeserializeOwned + Debug + 'static>(
-    stream: &[u8],
+/// A stream and how a codec decodes it.
+struct Case<'a> {
+    stream: &'a [u8],
+    /// The codec's limits.
     limits: Limits,
+    /// The limits the codec frames a value under before decoding it: all
+    /// of them for a `Value` or a raw frame, the size limits alone for a
+    /// serde type (whose decoding counts depth and values).
+    framed_under: Limits,
     max_frame_len: usize,
+    /// Whether the limits include a stream size limit.
     bytes_limited: bool,
-    reference: Reference<T>,
-) {
-    let whole = within("codec", stream.len(), TYPED_BUDGET_PER_BYTE, || {
-        run::<T>(stream, limits, max_frame_len, &mut || usize::MAX)
-    });
-    let shown = |run: &Run<T>| (format!("{:?}", run.items), format!("{:?}", run.end));
-    let expected = shown(&whole);
-    let mut splits: [(&str, Pieces<'_>); 3] = [
-        ("bytes", Box::new(|| 1)),
-        ("up to 16", Box::new(pseudo_random(stream, 16))),
-        ("up to 4096", Box::new(pseudo_random(stream, 4096))),
-    ];
-    for (name, sizes) in &mut splits {
-        let cut = run::<T>(stream, limits, max_frame_len, sizes);
-        assert_eq!(shown(&cut), expected, "cut in pieces of {name}");
-    }
+}
 
-    // Each item is its value alone, in order.
-    let (lens, stop) = skipped(stream);
-    let decode_limits = limits.max_bytes(usize::MAX);
-    let mut start = 0;
-    for (item, &len) in whole.items.iter().zip(&lens) {
-        assert!(len <= max_frame_len, "an item over the frame size limit");
-        let alone = reference(&stream[start..start + len], decode_limits, start)
-            .unwrap_or_else(|end| panic!("the codec decoded what fails alone: {end:?}"));
-        assert_eq!(format!("{item:?}"), format!("{alone:?}"));
-        start += len;
-    }
-    assert!(whole.items.len() <= lens.len(), "more items than values");
-    if bytes_limited {
-        assert!(start <= limits.bytes(), "items past the stream size limit");
-        return;
-    }
+impl Case<'_> {
+    /// The `codec` target's properties for one type `T`, whose values
+    /// alone `reference` decodes.
+    fn check<T: DeserializeOwned + Debug + 'static>(&self, reference: Reference<T>) {
+        let Case {
+            stream,
+            limits,
+            max_frame_len,
+            ..
+        } = *self;
+        let whole = within("codec", stream.len(), TYPED_BUDGET_PER_BYTE, || {
+            run::<T>(stream, limits, max_frame_len, &mut || usize::MAX)
+        });
+        let shown = |run: &Run<T>| (format!("{:?}", run.items), format!("{:?}", run.end));
+        let expected = shown(&whole);
+        let mut splits: [(&str, Pieces<'_>); 3] = [
+            ("bytes", Box::new(|| 1)),
+            ("up to 16", Box::new(pseudo_random(stream, 16))),
+            ("up to 4096", Box::new(pseudo_random(stream, 4096))),
+        ];
+        for (name, sizes) in &mut splits {
+            let cut = run::<T>(stream, limits, max_frame_len, sizes);
+            assert_eq!(shown(&cut), expected, "cut in pieces of {name}");
+        }
 
-    // The stream ends as the value after the items says.
-    let next = lens.get(whole.items.len());
-    match (&whole.end, next) {
-        (End::Clean, _) => {
+        // Each item is its value alone, in order.
+        let (lens, stop) = skipped(stream);
+        let decode_limits = limits.max_bytes(usize::MAX);
+        let mut start = 0;
+        for (item, &len) in whole.items.iter().zip(&lens) {
+            assert!(len <= max_frame_len, "an item over the frame size limit");
+            let alone = reference(&stream[start..start + len], decode_limits, start)
+                .unwrap_or_else(|end| panic!("the codec decoded what fails alone: {end:?}"));
+            assert_eq!(format!("{item:?}"), format!("{alone:?}"));
+            start += len;
+        }
+        assert!(whole.items.len() <= lens.len(), "more items than values");
+
+        // The stream ends as the value after the items says.
+        let next = lens.get(whole.items.len()).copied();
+        if let End::Clean = whole.end {
             assert_eq!(whole.items.len(), lens.len(), "a clean end before a value");
             assert!(stop.is_none(), "a clean end where skip stops: {stop:?}");
+            assert!(start <= limits.bytes(), "items past the stream size limit");
+            return;
         }
-        (End::Failed { limit: true, .. }, _) => {
-            if let Some(&len) = next {
-                // Within the frame size limit, only the depth or value
-                // limit can refuse it, as decoding it alone does.
-                if len <= max_frame_len {
-                    let alone = reference(&stream[start..start + len], decode_limits, start)
-                        .expect_err("a limit refused what decodes alone");
-                    if alone != whole.end {
-                        // A `Value` is framed under the limits before it
-                        // is decoded, and framing does not check UTF-8.
-                        let ((offset, kind), (at, _)) = (alone.at(), whole.end.at());
-                        assert_eq!(kind, Some(ErrorKind::InvalidUtf8), "{alone:?}");
-                        assert!(offset < at, "{alone:?}");
-                    }
+        if self.bytes_limited {
+            // The framer's size limit counts from the stream's start,
+            // which one framing the value alone cannot: checked apart.
+            if let (_, Some(ErrorKind::SizeLimitExceeded { .. })) = whole.end.at() {
+                if let Some(len) = next {
+                    assert!(start + len > limits.bytes(), "refused within the limit");
                 }
             }
+            return;
         }
-        (
-            End::Failed {
-                truncated: true, ..
-            },
-            _,
-        ) => {
-            assert!(next.is_none(), "truncated before a whole value");
-            let stop = stop.expect("truncated where skip does not stop");
-            assert_eq!(stop.kind(), ErrorKind::UnexpectedEof);
-            assert_eq!(whole.end.at().0, Some(stream.len()));
-        }
-        (failed, Some(&len)) => {
-            assert!(len <= max_frame_len, "{failed:?} past the frame size limit");
-            let alone = reference(&stream[start..start + len], decode_limits, start);
-            assert_eq!(alone.err().as_ref(), Some(failed));
-        }
-        (failed, None) => {
-            // Invalid bytes where `skip` stops, or (where `skip` finds the
-            // value cut short first) a reserved byte the framer reached.
-            let stop = stop.expect("an error after the last value");
-            let (offset, kind) = failed.at();
-            if stop.kind() == ErrorKind::UnexpectedEof {
-                assert_eq!(kind, Some(ErrorKind::ReservedMarker));
-                assert!(offset.is_some_and(|offset| offset < stream.len()));
-            } else {
-                assert_eq!((offset, kind), (Some(stop.offset()), Some(stop.kind())));
+        let framed = self.framed(start);
+        match (&whole.end, next) {
+            (
+                End::Failed {
+                    truncated: true, ..
+                },
+                _,
+            ) => {
+                assert!(next.is_none(), "truncated before a whole value");
+                let stop = stop.expect("truncated where skip does not stop");
+                assert_eq!(stop.kind(), ErrorKind::UnexpectedEof);
+                assert_eq!(framed, None, "truncated where the framer stops");
+                assert_eq!(whole.end.at().0, Some(stream.len()));
             }
+            (failed, Some(len)) => {
+                let alone = || {
+                    reference(&stream[start..start + len], decode_limits, start)
+                        .expect_err("the codec refused what frames and decodes alone")
+                };
+                assert_eq!(failed, &framed.unwrap_or_else(alone));
+            }
+            (failed, None) => assert_eq!(Some(failed), framed.as_ref()),
+        }
+    }
+
+    /// How framing the stream from `start` on stops the value there, if
+    /// it does: with an error (at its offset in the stream), where the
+    /// codec frames it before decoding it.
+    fn framed(&self, start: usize) -> Option<End> {
+        let mut framer = Framer::new(self.framed_under).max_len(self.max_frame_len);
+        match framer.feed(&self.stream[start..]) {
+            Ok(_) => None,
+            Err(error) => Some(End::alone(error.into(), start)),
         }
     }
 }

@@ -366,8 +366,9 @@ impl Framer {
     }
 
     /// What a header at `at`, with a length field of `width` bytes, is
-    /// held to before its field is read: the value limit of 0, and room
-    /// for the field within the size limits. Checked whether the field has
+    /// held to before its field is read: the value limit of 0, and the
+    /// size limits for the value so far, the marker and its field, and a
+    /// byte for every value still owed. Checked whether the field has
     /// arrived or not, so that a value ends with the same error however
     /// its bytes were cut: a header over the stream size limit is refused
     /// for that even when its length would break the frame size limit too.

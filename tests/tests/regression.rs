@@ -590,3 +590,33 @@ fn a_header_past_the_stream_limit_ends_the_stream_alike_however_it_is_cut() {
         );
     }
 }
+
+/// Found by the `codec` target with the framer bug above: it expected a
+/// `Value` stream to end with the error of decoding the value alone, but
+/// the codec frames a `Value` under the depth and value limits before it
+/// decodes it, and framing does not check UTF-8. So `[<invalid UTF-8>,
+/// [[[nil]]]]` under a depth limit of 3 ends the stream with the depth
+/// error at offset 5, where decoding it alone stops at the string at
+/// offset 1. Both are errors, and the codec's documentation says those
+/// limits are counted while framing: the target now models the codec as
+/// framing first, then decoding.
+#[test]
+fn a_value_stream_reports_a_limit_found_by_framing_before_invalid_utf8() {
+    use tokio_util::codec::Decoder;
+
+    let bug = "value-limit-found-by-framing-before-invalid-utf8";
+    let bytes = check_regression("codec", bug);
+    let limits = msgpack_serde::Limits::default().max_depth(3);
+    let mut codec =
+        msgpack_tokio::MsgPackCodec::<(), msgpack_serde::Value>::new().with_limits(limits);
+    let error = codec
+        .decode(&mut bytes::BytesMut::from(&bytes[1..]))
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "nesting exceeds the depth limit of 3 at offset 5"
+    );
+    let mut reader = msgpack_core::Reader::with_limits(&bytes[1..], limits).unwrap();
+    let alone = msgpack_core::Value::decode(&mut reader).unwrap_err();
+    assert_eq!(alone.to_string(), "invalid UTF-8 in string at offset 1");
+}
