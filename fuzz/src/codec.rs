@@ -27,7 +27,6 @@ enum End {
     Failed {
         message: String,
         truncated: bool,
-        limit: bool,
         offset: Option<usize>,
         kind: Option<ErrorKind>,
     },
@@ -39,7 +38,6 @@ impl End {
         End::Failed {
             message: error.to_string(),
             truncated: error.is_truncated(),
-            limit: error.is_limit(),
             offset: error.offset(),
             kind: error.wire_kind(),
         }
@@ -57,21 +55,11 @@ impl End {
     /// to the stream's, as the codec reports it.
     fn alone(error: msgpack_serde::Error, start: usize) -> End {
         let error = error.shifted(start);
-        let kind = error.wire_kind();
         End::Failed {
             message: error.to_string(),
             truncated: false,
-            limit: matches!(
-                kind,
-                Some(
-                    ErrorKind::DepthLimitExceeded { .. }
-                        | ErrorKind::ValueLimitExceeded { .. }
-                        | ErrorKind::SizeLimitExceeded { .. }
-                        | ErrorKind::FrameLimitExceeded { .. }
-                )
-            ),
             offset: error.offset(),
-            kind,
+            kind: error.wire_kind(),
         }
     }
 }
