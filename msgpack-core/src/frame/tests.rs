@@ -199,10 +199,10 @@ fn errors_name_the_limit_and_the_stream_offset() {
             "input exceeds the size limit of 3 bytes at offset 3",
         ),
         // An array 32 of 16 elements after a byte, under a stream size
-        // limit of 4: its header is past the stream's end before its
-        // length is past the frame size limit. Found by the codec fuzz
-        // target: the header whole gave the frame size error, cut the
-        // size limit's.
+        // limit of 4 and a frame size limit of 10: its header alone is
+        // past the stream's end, which is what a header cut after its
+        // marker shows, so that is the error whole or cut, though its
+        // length is past the frame size limit too.
         (
             Limits::new().max_bytes(4),
             10,
