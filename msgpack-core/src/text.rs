@@ -2,12 +2,12 @@
 //! for the ASCII keys, names and identifiers most messages are made of,
 //! and copied into a `String` without a call for the shortest.
 
-/// `bytes` as a `str`, if they are UTF-8: [`core::str::from_utf8`] with a
-/// fast path for ASCII. Strings in MessagePack are mostly short keys,
-/// names and identifiers; `from_utf8` walks such strings byte by byte
-/// until it reaches an aligned word, where an ASCII check reads them a
-/// word at a time. Every read of a string in this crate and in
-/// msgpack-serde goes through here.
+/// `bytes` as a `str`, if they are UTF-8, with the same result as
+/// [`core::str::from_utf8`] (its error included), faster for the text
+/// MessagePack carries: mostly short keys, names and identifiers, which
+/// an ASCII test reads a word at a time (`from_utf8` walks them byte by
+/// byte until it reaches an aligned word). Every read of a string in
+/// this crate and in msgpack-serde goes through here.
 ///
 /// ```
 /// use msgpack_core::decode::str_from_utf8;
@@ -21,6 +21,27 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     if is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, so `bytes` is ASCII, and ASCII
         // is valid UTF-8.
+        Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
+    } else {
+        not_ascii(bytes)
+    }
+}
+
+/// `bytes` as a `str`, if they are UTF-8, for text that is not all
+/// ASCII. Short text (names, cities, short messages with an accent or
+/// two) is checked by `utf8::is_utf8`'s automaton, which `from_utf8`'s
+/// branches on each character cost more than; from 64 bytes on, with
+/// `std`, by simdutf8, 64 bytes at a time in the vector instructions the
+/// CPU has. When the bytes are not UTF-8, `from_utf8` says where. Out of
+/// line: every string read inlines `str_from_utf8`.
+#[inline(never)]
+fn not_ascii(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
+    #[cfg(feature = "std")]
+    if bytes.len() >= 64 {
+        return simdutf8::basic::from_utf8(bytes).or_else(|_| core::str::from_utf8(bytes));
+    }
+    if crate::utf8::is_utf8(bytes) {
+        // SAFETY: `is_utf8` held: the bytes are well-formed UTF-8.
         Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
     } else {
         core::str::from_utf8(bytes)

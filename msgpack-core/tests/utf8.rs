@@ -1,8 +1,10 @@
 //! `str_from_utf8` against `core::str::from_utf8`: every sequence of up to
 //! three bytes, the four-byte ones at the edges of every range, and text
 //! cut at every byte. Its ASCII test (`src/text.rs`) reads the bytes a
-//! word at a time, in overlapping reads for the last ones: it must take
-//! exactly the strings `from_utf8` takes, with the same error otherwise.
+//! word at a time, in overlapping reads for the last ones; text that is
+//! not ASCII goes to an automaton (`src/utf8.rs`) under 64 bytes and to
+//! simdutf8 from 64 on: all must take exactly the strings `from_utf8`
+//! takes, with the same error otherwise.
 
 use msgpack_core::decode::str_from_utf8;
 
@@ -51,6 +53,7 @@ fn text_cut_at_every_byte() {
         "日本語のテキスト",
         "emoji 🦀 crab",
         "\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
+        "Fast binary APIs for PHP & Rust — schnell, compact, 高速. Maintained since 2019.",
         long.as_str(),
     ] {
         agrees(text.as_bytes());
@@ -76,6 +79,30 @@ proptest::proptest! {
             let at = at % bytes.len();
             bytes[at] = byte;
             agrees(&bytes);
+        }
+    }
+}
+
+/// Text either side of the 64 bytes where simdutf8 takes over, with each
+/// byte in turn replaced by every byte that breaks or changes a sequence.
+#[test]
+fn text_around_64_bytes_with_each_byte_replaced() {
+    for text in [
+        "é".repeat(31) + "ab",
+        "é".repeat(32),
+        "a€".repeat(16) + "日本語",
+    ] {
+        let text = text.as_bytes();
+        for len in [text.len() - 2, text.len() - 1, text.len()] {
+            for at in 0..len {
+                for byte in [
+                    0x00, 0x7f, 0x80, 0xbf, 0xc0, 0xc3, 0xe2, 0xed, 0xf0, 0xf4, 0xf5, 0xff,
+                ] {
+                    let mut bytes = text[..len].to_vec();
+                    bytes[at] = byte;
+                    agrees(&bytes);
+                }
+            }
         }
     }
 }
