@@ -36,11 +36,9 @@ pub struct Room<'a> {
     base: *mut u8,
     /// Bytes written past `base`, all of them initialized.
     written: usize,
-    /// Bytes reserved past the written ones: `vec.len() + written + left
-    /// <= vec.capacity()` always holds. Counted down by each write, so
-    /// that after one check of a struct's estimate the compiler can tell
-    /// the writes that follow fit, without a check each.
-    left: usize,
+    /// Bytes reserved past `base`: `written <= reserved` and
+    /// `vec.len() + reserved <= vec.capacity()` always hold.
+    reserved: usize,
 }
 
 impl<'a> Room<'a> {
@@ -52,13 +50,13 @@ impl<'a> Room<'a> {
             vec,
             base: core::ptr::null_mut(),
             written: 0,
-            left: 0,
+            reserved: 0,
         };
         room.rebase();
         // SAFETY: `Vec::reserve` leaves room for at least `estimate` more
         // bytes, all of which `rebase` counted. Told to the compiler, it
         // drops the room checks of writes known to fit in the estimate.
-        unsafe { core::hint::assert_unchecked(room.left >= estimate) };
+        unsafe { core::hint::assert_unchecked(room.reserved >= estimate) };
         room
     }
 
@@ -66,7 +64,7 @@ impl<'a> Room<'a> {
     #[inline(always)]
     fn rebase(&mut self) {
         let len = self.vec.len();
-        self.left = self.vec.capacity() - len;
+        self.reserved = self.vec.capacity() - len;
         // `wrapping_add`, not `add`: safe, and `len` is within the
         // allocation (or zero for an empty one), so it never wraps.
         self.base = self.vec.as_mut_ptr().wrapping_add(len);
@@ -78,22 +76,12 @@ impl<'a> Room<'a> {
         self.make_room(additional);
     }
 
-    /// Makes sure `additional` more bytes fit. After it, on either path,
-    /// a test the compiler can see says `left >= additional`, and each
-    /// write counts `left` down by a known amount, so writes that add up
-    /// to at most `additional` need no check of their own: a vector's
-    /// element, reserved once (`Vec`'s `Direct` impl in msgpack-serde),
-    /// is written without one. (`Vec::reserve` cannot leave less room
-    /// than asked for, so the second test never holds; it is there to be
-    /// seen, where an assumption would not reach the writes.)
+    /// Makes sure `additional` more bytes fit.
     #[inline(always)]
     fn make_room(&mut self, additional: usize) {
-        if additional > self.left {
-            (self.base, self.left) = grow(self.vec, self.written, additional);
+        if additional > self.reserved - self.written {
+            (self.base, self.reserved) = grow(self.vec, self.written, additional);
             self.written = 0;
-            if additional > self.left {
-                unreachable!("Vec::reserve left less room than asked for");
-            }
         }
     }
 
@@ -101,9 +89,9 @@ impl<'a> Room<'a> {
     #[inline(always)]
     fn commit(&mut self) {
         let len = self.vec.len() + self.written;
-        // SAFETY: the `written` bytes past the old length are within the
-        // capacity (`vec.len() + written + left <= capacity`), and every
-        // one of them was initialized by `put_*`.
+        // SAFETY: `written <= reserved` bytes past the old length are
+        // within the capacity (`vec.len() + reserved <= capacity`), and
+        // every one of them was initialized by `put_*`.
         unsafe { self.vec.set_len(len) };
         self.rebase();
         self.written = 0;
@@ -123,7 +111,6 @@ impl<'a> Room<'a> {
                 .write_unaligned(bytes);
         }
         self.written += N;
-        self.left -= N;
     }
 
     /// Appends `H` header bytes and `N` bytes after them, with one room
@@ -139,7 +126,6 @@ impl<'a> Room<'a> {
             end.add(H).cast::<[u8; N]>().write_unaligned(bytes);
         }
         self.written += H + N;
-        self.left -= H + N;
     }
 
     /// Appends `H` header bytes and all of `bytes`, with one room check;
@@ -156,7 +142,6 @@ impl<'a> Room<'a> {
             crate::copy::copy_bytes(bytes, end.add(H));
         }
         self.written += H + bytes.len();
-        self.left -= H + bytes.len();
     }
 
     /// Appends the first `len` bytes of `bytes` (all nine if `len` is
@@ -174,7 +159,6 @@ impl<'a> Room<'a> {
                 .write_unaligned(*bytes);
         }
         self.written += len.min(9);
-        self.left -= len.min(9);
     }
 
     /// Appends all of `bytes`.
@@ -189,7 +173,6 @@ impl<'a> Room<'a> {
             core::ptr::copy_nonoverlapping(bytes.as_ptr(), end, bytes.len());
         }
         self.written += bytes.len();
-        self.left -= bytes.len();
     }
 
     /// Appends `value` in its smallest unsigned form, as
@@ -320,7 +303,7 @@ impl<'a> Room<'a> {
         PausedRoom {
             base: self.base,
             written: self.written,
-            left: self.left,
+            reserved: self.reserved,
         }
     }
 
@@ -337,7 +320,7 @@ impl<'a> Room<'a> {
             vec,
             base: paused.base,
             written: paused.written,
-            left: paused.left,
+            reserved: paused.reserved,
         }
     }
 }
@@ -348,7 +331,7 @@ impl<'a> Room<'a> {
 pub struct PausedRoom {
     base: *mut u8,
     written: usize,
-    left: usize,
+    reserved: usize,
 }
 
 // SAFETY: a paused room only records a position; its pointer is written
@@ -489,27 +472,6 @@ mod tests {
             crate::encode::write_uint(&mut expected, u64::from(i)).unwrap();
             expected.extend_from_slice(&[i as u8; 3]);
         }
-        assert_eq!(out, expected);
-    }
-
-    #[test]
-    fn elements_reserved_one_by_one_across_growths() {
-        // A point at a time, each reserved before it is written, in a
-        // vector that starts with no capacity and grows many times.
-        let mut out = Vec::new();
-        let mut room = Room::new(&mut out, 0);
-        let mut expected = Vec::new();
-        for i in 0..1000u32 {
-            room.reserve(19);
-            room.put([0x83]);
-            expected.push(0x83);
-            for (key, value) in [(1u8, i), (2, i + 1), (3, i + 2)] {
-                room.put_marked([key, 0xca], value.to_be_bytes());
-                expected.extend([key, 0xca]);
-                expected.extend(value.to_be_bytes());
-            }
-        }
-        room.finish();
         assert_eq!(out, expected);
     }
 

@@ -554,14 +554,8 @@ impl<T: Direct> Direct for Vec<T> {
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
         out.array_len(self.len())?;
         // One reservation for the elements' estimates, then none while
-        // they keep to it; and each element's estimate checked before it
-        // is written, one test that lets the compiler drop the room
-        // checks of every write within it (see `Room::make_room`):
-        // fixed-size elements such as points are written check-free.
+        // they keep to it.
         out.reserve(ahead::<T>(self.len()));
-        self.iter().try_for_each(|value| {
-            out.reserve(T::estimate());
-            value.put(out)
-        })
+        self.iter().try_for_each(|value| value.put(out))
     }
 }
