@@ -96,7 +96,6 @@ pub mod serde_ext;
 mod skip;
 mod text;
 mod timestamp;
-mod utf8;
 #[cfg(feature = "alloc")]
 mod value;
 mod write;

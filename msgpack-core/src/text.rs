@@ -28,24 +28,22 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
 }
 
 /// `bytes` as a `str`, if they are UTF-8, for text that is not all
-/// ASCII. Short text (names, cities, short messages with an accent or
-/// two) is checked by `utf8::is_utf8`'s automaton, which `from_utf8`'s
-/// branches on each character cost more than; from 64 bytes on, with
-/// `std`, by simdutf8, 64 bytes at a time in the vector instructions the
-/// CPU has. When the bytes are not UTF-8, `from_utf8` says where. Out of
-/// line: every string read inlines `str_from_utf8`.
+/// ASCII: from 64 bytes on, with `std`, simdutf8 checks it 64 bytes at a
+/// time in the vector instructions the CPU has (picked at run time), in
+/// a seventh of `from_utf8`'s time for CJK text and two thirds of it for
+/// a sentence with a few accents (`benches/RESULTS.md`, step 18);
+/// shorter text, and the error's position, are `from_utf8`'s. Out of
+/// line, as the call to `from_utf8` was: every string read inlines
+/// `str_from_utf8`.
 #[inline(never)]
 fn not_ascii(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     #[cfg(feature = "std")]
     if bytes.len() >= 64 {
-        return simdutf8::basic::from_utf8(bytes).or_else(|_| core::str::from_utf8(bytes));
+        if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+            return Ok(text);
+        }
     }
-    if crate::utf8::is_utf8(bytes) {
-        // SAFETY: `is_utf8` held: the bytes are well-formed UTF-8.
-        Ok(unsafe { core::str::from_utf8_unchecked(bytes) })
-    } else {
-        core::str::from_utf8(bytes)
-    }
+    core::str::from_utf8(bytes)
 }
 
 /// `s.to_owned()`, with a string of up to 32 bytes copied in a few loads

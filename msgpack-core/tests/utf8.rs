@@ -2,9 +2,8 @@
 //! three bytes, the four-byte ones at the edges of every range, and text
 //! cut at every byte. Its ASCII test (`src/text.rs`) reads the bytes a
 //! word at a time, in overlapping reads for the last ones; text that is
-//! not ASCII goes to an automaton (`src/utf8.rs`) under 64 bytes and to
-//! simdutf8 from 64 on: all must take exactly the strings `from_utf8`
-//! takes, with the same error otherwise.
+//! not ASCII goes to simdutf8 from 64 bytes on: all must take exactly the
+//! strings `from_utf8` takes, with the same error otherwise.
 
 use msgpack_core::decode::str_from_utf8;
 
