@@ -29,12 +29,10 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
 
 /// `bytes` as a `str`, if they are UTF-8, for text that is not all
 /// ASCII: from 64 bytes on, with `std`, simdutf8 checks it 64 bytes at a
-/// time in the vector instructions the CPU has (picked at run time), in
-/// a seventh of `from_utf8`'s time for CJK text and two thirds of it for
-/// a sentence with a few accents (`benches/RESULTS.md`, step 18);
-/// shorter text, and the error's position, are `from_utf8`'s. Out of
-/// line, as the call to `from_utf8` was: every string read inlines
-/// `str_from_utf8`.
+/// time in the vector instructions the CPU has (picked at run time),
+/// where `from_utf8` decodes it a character at a time; shorter text,
+/// where that costs little, and the error's position are `from_utf8`'s.
+/// Out of line: every string read inlines `str_from_utf8`.
 #[inline(never)]
 fn not_ascii(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     #[cfg(feature = "std")]
