@@ -5,7 +5,8 @@
 //! absent options, `omit_default`, nested structs, vectors of them,
 //! tuple structs, enums of unit variants, fields of types without a
 //! direct path (serde types, maps), integers and strings at every width, and in both struct
-//! modes.
+//! modes. Types of bounded size say so, and their largest values take
+//! exactly that bound (vectors of them write each in a room of it).
 
 use std::collections::BTreeMap;
 use std::io::Cursor;
@@ -307,6 +308,76 @@ fn fixed_examples_write_the_serde_paths_bytes() {
     check(&vec![point.clone(); 3]);
 }
 
+/// Bounded: in array form with gaps (positions 0, 2 and 5 are nils),
+/// integers at their widest, a unit enum, an option and a nested struct.
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+#[msgpack(array)]
+struct Bounded {
+    #[msgpack(tag = 1)]
+    a: u64,
+    #[msgpack(tag = 3)]
+    b: Option<i64>,
+    #[msgpack(tag = 4)]
+    kind: Kind,
+    #[msgpack(tag = 6)]
+    point: Point,
+}
+
+/// Bounded, in map form with keys of one, two and five bytes.
+#[derive(MsgPack, Debug, PartialEq, Clone)]
+struct WideKeys {
+    #[msgpack(tag = 200)]
+    a: i32,
+    #[msgpack(tag = 70000)]
+    b: Option<u16>,
+    #[msgpack(tag = 1)]
+    inner: Bounded,
+    #[msgpack(tag = 2)]
+    many: Vec<Bounded>,
+}
+
+fn bound<T: msgpack_serde::__private::Direct>() -> Option<usize> {
+    T::bound()
+}
+
+#[test]
+fn the_largest_values_take_their_types_bound() {
+    // The nested point: a fixmap, keys of one byte, an f32, an f64, a bool.
+    assert_eq!(bound::<Point>(), Some(1 + 6 + 10 + 2));
+    let largest = Bounded {
+        a: u64::MAX,
+        b: Some(i64::MIN),
+        kind: Kind::Wide,
+        point: Point {
+            x: 1.0,
+            y: 2.0,
+            visible: true,
+        },
+    };
+    // A fixarray of 7, three nils, 9 + 9 + 3 bytes, and the point.
+    assert_eq!(bound::<Bounded>(), Some(1 + 3 + 9 + 9 + 3 + 19));
+    assert_eq!(
+        msgpack_serde::to_vec(&largest).unwrap().len(),
+        bound::<Bounded>().unwrap()
+    );
+    check(&largest);
+    check(&vec![largest.clone(); 5]);
+    let smallest = Bounded {
+        a: 0,
+        b: None,
+        kind: Kind::Plain,
+        point: largest.point.clone(),
+    };
+    check(&vec![smallest, largest.clone()]);
+    // A vector has no bound, so a struct with one has none.
+    assert_eq!(bound::<WideKeys>(), None);
+    assert_eq!(bound::<Vec<Point>>(), None);
+    assert_eq!(bound::<Sparse>(), None);
+    assert_eq!(bound::<Record>(), None);
+    assert_eq!(bound::<Kind>(), Some(3));
+    assert_eq!(bound::<Option<i8>>(), Some(2));
+}
+
 #[derive(MsgPack)]
 struct Many {
     #[msgpack(tag = 1)]
@@ -342,8 +413,40 @@ fn human_readable_takes_the_serde_path_with_names() {
     assert_eq!(&bytes[..3], [0x83, 0xa1, b'x']);
 }
 
+prop_compose! {
+    fn bounded()(
+        a in any::<u64>(),
+        b in option::of(any::<i64>()),
+        kind in prop_oneof![Just(Kind::Plain), Just(Kind::Fancy), Just(Kind::Wide)],
+        point in point(),
+    ) -> Bounded {
+        Bounded { a, b, kind, point }
+    }
+}
+
+prop_compose! {
+    fn wide_keys()(
+        a in any::<i32>(),
+        b in option::of(any::<u16>()),
+        inner in bounded(),
+        many in vec(bounded(), 0..40),
+    ) -> WideKeys {
+        WideKeys { a, b, inner, many }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn vectors_of_bounded_values_write_the_serde_paths_bytes(value in wide_keys()) {
+        check(&value);
+        check(&value.many);
+        let largest = bound::<Bounded>().unwrap();
+        for element in &value.many {
+            prop_assert!(msgpack_serde::to_vec(element).unwrap().len() <= largest);
+        }
+    }
 
     #[test]
     fn every_record_writes_the_serde_paths_bytes(record in record()) {

@@ -65,6 +65,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     });
     let estimates: Vec<TokenStream> = estimates.collect();
     let header: usize = if array { 5 } else { 3 };
+    let bound = bound(cont, &wire);
     let body = if array {
         wire.sort_by_key(|field| field.tag());
         array_body(cont, &wire)
@@ -79,6 +80,13 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 #[allow(unused_imports)]
                 use #krate::__private::{ViaDirect as _, ViaSerde as _};
                 #header #(#estimates)*
+            }
+
+            #[inline(always)]
+            fn bound() -> #krate::__private::Option<usize> {
+                #[allow(unused_imports)]
+                use #krate::__private::{ViaDirect as _, ViaSerde as _};
+                #bound
             }
 
             #[inline(always)]
@@ -115,6 +123,11 @@ fn expand_unit_enum(cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStre
             }
 
             #[inline(always)]
+            fn bound() -> #krate::__private::Option<usize> {
+                #krate::__private::Some(#estimate)
+            }
+
+            #[inline(always)]
             fn put(&self, __out: &mut #krate::__private::Out<'_>) -> #krate::__private::Result<(), #krate::Error> {
                 match self {
                     #(#arms)*
@@ -123,6 +136,36 @@ fn expand_unit_enum(cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStre
             }
         }
     }
+}
+
+/// The most bytes the struct takes, when every field's type has a
+/// bound: the header for all its items, each key, a nil in each gap of
+/// the array form, and each field's bound (an absent field takes less).
+fn bound(cont: &Container<'_>, wire: &[&Field<'_>]) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let (items, gaps) = match cont.attrs.array {
+        Some(_) => {
+            let positions = wire.iter().map(|f| f.tag() + 1).max().unwrap_or(0);
+            (positions, positions - wire.len() as u64)
+        }
+        None => (wire.len() as u64, 0),
+    };
+    let header = match items {
+        0..=15 => 1usize,
+        16..=0xffff => 3,
+        _ => 5,
+    };
+    let fixed = header as u64 + gaps;
+    let fields = wire.iter().map(|field| {
+        let ty = field.ty;
+        let key = if cont.attrs.array.is_some() {
+            0
+        } else {
+            uint_len(field.tag())
+        };
+        quote!(+ #key + (&#krate::__private::Via::<#ty>::new()).bound()?)
+    });
+    quote!(#krate::__private::Some(#fixed as usize #(#fields)*))
 }
 
 /// Bytes of a tag written as a map key.

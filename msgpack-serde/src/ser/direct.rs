@@ -118,6 +118,25 @@ impl<'a> Out<'a> {
         self.room.reserve(additional);
     }
 
+    /// Writes `values`, each of at most `bound` bytes, in a room of its
+    /// own reserved at that size: a room whose size the compiler knows,
+    /// so that the writes of a value that keeps to it need no room check.
+    #[inline(always)]
+    fn put_bounded<T: Direct>(&mut self, values: &[T], bound: usize) -> Result<()> {
+        let config = self.config;
+        self.room.with_vec(|vec| {
+            values.iter().try_for_each(|value| {
+                let mut out = Out {
+                    room: Room::new(vec, bound),
+                    config,
+                };
+                let result = value.put(&mut out);
+                out.room.finish();
+                result
+            })
+        })
+    }
+
     /// `value` through serde, for a type that has no direct path: our
     /// serializer over the same vector, with the same configuration.
     #[inline]
@@ -137,6 +156,18 @@ pub trait Direct {
     fn estimate() -> usize
     where
         Self: Sized;
+
+    /// The most bytes a value of this type ever takes, for types of
+    /// bounded size (numbers, bools, structs of them), `None` for others.
+    /// A vector of such values gives each its own room of this size, in
+    /// which every write is at an offset the compiler knows.
+    #[inline(always)]
+    fn bound() -> Option<usize>
+    where
+        Self: Sized,
+    {
+        None
+    }
 
     /// Writes the value: the bytes our serializer writes for it.
     fn put(&self, out: &mut Out<'_>) -> Result<()>;
@@ -289,6 +320,8 @@ impl<T: ?Sized> std::fmt::Debug for Via<T> {
 pub trait ViaDirect<T: ?Sized> {
     /// The type's estimate.
     fn estimate(&self) -> usize;
+    /// The type's bound.
+    fn bound(&self) -> Option<usize>;
     /// The type's direct write.
     fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()>;
     /// The type's direct write after a one-byte key.
@@ -307,6 +340,11 @@ impl<T: Direct> ViaDirect<T> for Via<T> {
     }
 
     #[inline(always)]
+    fn bound(&self) -> Option<usize> {
+        T::bound()
+    }
+
+    #[inline(always)]
     fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()> {
         value.put(out)
     }
@@ -316,6 +354,8 @@ impl<T: Direct> ViaDirect<T> for Via<T> {
 pub trait ViaSerde<T: ?Sized> {
     /// Nothing known ahead.
     fn estimate(&self) -> usize;
+    /// No bound known.
+    fn bound(&self) -> Option<usize>;
     /// Through our serializer.
     fn put(&self, value: &T, out: &mut Out<'_>) -> Result<()>;
     /// The key, then through our serializer.
@@ -332,6 +372,11 @@ impl<T: ?Sized + Serialize> ViaSerde<T> for &Via<T> {
     #[inline(always)]
     fn estimate(&self) -> usize {
         0
+    }
+
+    #[inline(always)]
+    fn bound(&self) -> Option<usize> {
+        None
     }
 
     #[inline(always)]
@@ -416,6 +461,11 @@ macro_rules! direct_ints {
             }
 
             #[inline(always)]
+            fn bound() -> Option<usize> {
+                Some(Self::estimate())
+            }
+
+            #[inline(always)]
             fn put(&self, out: &mut Out<'_>) -> Result<()> {
                 out.room.$put(*self as $wide);
                 Ok(())
@@ -451,6 +501,11 @@ macro_rules! direct_floats {
             }
 
             #[inline(always)]
+            fn bound() -> Option<usize> {
+                Some(Self::estimate())
+            }
+
+            #[inline(always)]
             fn put(&self, out: &mut Out<'_>) -> Result<()> {
                 out.room.put_marked([msgpack_core::marker::$marker], self.to_be_bytes());
                 Ok(())
@@ -471,6 +526,11 @@ impl Direct for bool {
     #[inline(always)]
     fn estimate() -> usize {
         1
+    }
+
+    #[inline(always)]
+    fn bound() -> Option<usize> {
+        Some(1)
     }
 
     #[inline(always)]
@@ -521,6 +581,12 @@ impl<T: Direct> Direct for Option<T> {
         T::estimate()
     }
 
+    /// A nil is one byte, no more than any value.
+    #[inline(always)]
+    fn bound() -> Option<usize> {
+        T::bound()
+    }
+
     #[inline(always)]
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
         match self {
@@ -556,6 +622,9 @@ impl<T: Direct> Direct for Vec<T> {
         // One reservation for the elements' estimates, then none while
         // they keep to it.
         out.reserve(ahead::<T>(self.len()));
-        self.iter().try_for_each(|value| value.put(out))
+        match T::bound() {
+            Some(bound) => out.put_bounded(self, bound),
+            None => self.iter().try_for_each(|value| value.put(out)),
+        }
     }
 }
