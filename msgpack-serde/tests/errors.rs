@@ -164,6 +164,35 @@ fn other_data_errors() {
 }
 
 #[test]
+fn an_array_longer_than_its_struct_is_the_first_error() {
+    // The pair at offset 1 has a third element; the string after it, not
+    // a pair, is never the error reported.
+    assert_eq!(
+        message::<Vec<(u8, u8)>>(&[0x92, 0x93, 0x01, 0x02, 0x03, 0xa1, b'x']),
+        "invalid length 3, expected fewer elements in array at offset 1"
+    );
+    // Nested in compact form: the line at offset 2 holds an extra
+    // element, after which the order is complete and nothing else fails.
+    let bytes = [0x92, 0x07, 0x93, 0xa1, b'a', 0x02, 0xc0];
+    assert_eq!(
+        message::<Order>(&bytes),
+        "invalid length 3, expected fewer elements in array at offset 2"
+    );
+    // A deserializer reading values in a row reports it for that value.
+    let mut de = msgpack_serde::Deserializer::from_slice(&bytes);
+    assert_eq!(
+        Order::deserialize(&mut de).unwrap_err().to_string(),
+        "invalid length 3, expected fewer elements in array at offset 2"
+    );
+    assert_eq!(de.byte_offset(), 0, "a value in error is not read past");
+    let mut values = msgpack_serde::Deserializer::from_slice(&bytes).into_iter::<Order>();
+    assert_eq!(
+        values.next().unwrap().unwrap_err().to_string(),
+        "invalid length 3, expected fewer elements in array at offset 2"
+    );
+}
+
+#[test]
 fn missing_field() {
     let bytes = msgpack_serde::to_vec(&msgpack!({"id": 1, "line": {"sku": "a"}})).unwrap();
     let error = error::<Order>(&bytes);

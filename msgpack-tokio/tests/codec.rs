@@ -140,6 +140,29 @@ fn errors_carry_the_stream_offset_and_end_the_stream() {
     }
 }
 
+#[test]
+fn an_array_longer_than_its_struct_ends_the_stream_at_the_array() {
+    // A point as an array of three: its visitor takes two, and the value
+    // it made is refused as `from_slice` refuses it.
+    let mut stream = encode_all(&[Point { x: 1, y: 2 }]).to_vec();
+    let at = stream.len();
+    stream.extend_from_slice(&[0x93, 0x01, 0x02, 0x03, 0xc0]);
+    assert_eq!(
+        msgpack_serde::from_slice::<Point>(&stream[at..at + 4])
+            .unwrap_err()
+            .to_string(),
+        "invalid length 3, expected fewer elements in array at offset 0"
+    );
+    for chunk in [1, 4, stream.len()] {
+        let mut codec = MsgPackCodec::<(), Point>::new();
+        let error = decode_in_chunks(&mut codec, &stream, chunk).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("invalid length 3, expected fewer elements in array at offset {at}")
+        );
+    }
+}
+
 /// A type whose `Deserialize` reads nothing at all.
 #[derive(Debug)]
 struct ReadsNothing;
