@@ -1,7 +1,8 @@
 //! The fuzz targets' shared code: the properties each target checks
 //! ([`checks`], [`http_checks`] for msgpack-axum's readers, [`json`] for
 //! the JSON transcoder and the `msgpack` command, the framer's in
-//! [`frames`] and msgpack-tokio's codec's in [`codec`]), the types they
+//! [`frames`], msgpack-tokio's codec's in [`codec`] and msgpack-rpc's
+//! message parsing in [`rpc`]), the types they
 //! decode into ([`types`]) and the counting allocator that holds every
 //! decode to a memory budget ([`budget`]).
 //! See README.md for how to run them.
@@ -12,6 +13,7 @@ pub mod codec;
 pub mod frames;
 pub mod http_checks;
 pub mod json;
+pub mod rpc;
 pub mod types;
 
 #[global_allocator]

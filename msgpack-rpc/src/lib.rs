@@ -35,6 +35,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod __fuzz;
 mod connection;
 mod error;
 mod handler;

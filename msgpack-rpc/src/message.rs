@@ -138,7 +138,7 @@ pub(crate) enum Incoming<'a> {
 }
 
 impl Incoming<'_> {
-    fn into_message(self) -> Message {
+    pub(crate) fn into_message(self) -> Message {
         match self {
             Incoming::Request {
                 msgid,

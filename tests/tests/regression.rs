@@ -20,6 +20,8 @@ mod frames;
 mod http_checks;
 #[path = "../../fuzz/src/json.rs"]
 mod json;
+#[path = "../../fuzz/src/rpc.rs"]
+mod rpc;
 #[path = "../../fuzz/src/types.rs"]
 #[allow(dead_code)]
 mod types;
@@ -35,7 +37,7 @@ use msgpack_serde::{MsgPack, UnknownFields};
 type Check = fn(&[u8]);
 
 /// Each fuzz target and what it checks.
-const TARGETS: [(&str, Check); 14] = [
+const TARGETS: [(&str, Check); 15] = [
     ("value_decode", checks::value_decode),
     ("round_trip", checks::round_trip),
     ("skip", checks::skip),
@@ -50,6 +52,7 @@ const TARGETS: [(&str, Check); 14] = [
     ("body_frames", http_checks::body_frames),
     ("frame", frames::frame),
     ("codec", codec::codec),
+    ("rpc_message", rpc::rpc_message),
 ];
 
 fn root() -> PathBuf {
