@@ -10,10 +10,9 @@ use msgpack_serde::RawValue;
 /// what the bytes hold: each of params, error and result exactly one
 /// value, the last of them the end of the frame, and the message
 /// encoded again (in smallest form, nil params as the empty array)
-/// parsing to itself. On a frame that
-/// is exactly one whole value, as the codec gives the connection, the
-/// connection's parse (which does not walk the last element) gives the
-/// same message or the same error.
+/// parsing to itself. On a frame that is exactly one whole value, as
+/// the codec gives the connection, the connection's parse (which does
+/// not walk the last element) gives the same message or the same error.
 pub fn rpc_message(data: &[u8]) {
     let frame = Bytes::copy_from_slice(data);
     let parsed = Message::parse(frame.clone());
