@@ -323,7 +323,8 @@ struct Bounded {
     point: Point,
 }
 
-/// Bounded, in map form with keys of one, two and five bytes.
+/// Map form with keys of one, two and five bytes around bounded values;
+/// itself unbounded, as it holds a vector.
 #[derive(MsgPack, Debug, PartialEq, Clone)]
 struct WideKeys {
     #[msgpack(tag = 200)]
