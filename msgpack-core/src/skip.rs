@@ -1,5 +1,5 @@
-//! [`Reader::skip`]: finding where a value ends in a slice, a table step
-//! per marker byte.
+//! [`Reader::skip`]: finding where a value ends in a slice: the fixed
+//! families by arithmetic on the marker byte, the rest by a table step.
 
 use crate::{Error, ErrorKind, Family, Length, Marker, Reader};
 
@@ -62,13 +62,18 @@ impl Step {
     }
 }
 
-/// [`Step::of`] every byte, computed once at compile time.
-const STEPS: [Step; 256] = {
-    let mut steps = [Step::new(0, 0, Field::Reserved); 256];
-    let mut byte = 0;
-    while byte < 256 {
-        steps[byte] = Step::of(byte as u8);
-        byte += 1;
+/// The first marker byte not of a fix family (fixint, fixmap, fixarray,
+/// fixstr), which `skip` reads by arithmetic.
+const TABLED: u8 = 0xc0;
+
+/// [`Step::of`] every byte from [`TABLED`] to 0xdf (negative fixints
+/// follow), computed once at compile time.
+const STEPS: [Step; 32] = {
+    let mut steps = [Step::new(0, 0, Field::Reserved); 32];
+    let mut index = 0;
+    while index < 32 {
+        steps[index] = Step::of(TABLED + index as u8);
+        index += 1;
     }
     steps
 };
@@ -120,9 +125,24 @@ impl Reader<'_> {
             // `pos + 1 <= pos + owed <= len`, checked above.
             let byte = input[pos as usize];
             pos += 1;
-            let step = STEPS[byte as usize];
-            // Most values are a scalar, a fixstr or a fixmap or fixarray:
-            // tested first, on its own, not one case of a jump table.
+            // Most values are of a fix family, whose marker holds all
+            // there is to know: read by arithmetic and predicted branches,
+            // so that the next position does not wait for a table load.
+            if !(0x80..0xe0).contains(&byte) {
+                continue;
+            }
+            if byte & 0xe0 == 0xa0 {
+                pos += u64::from(byte & 0x1f);
+                continue;
+            }
+            if byte < 0xa0 {
+                let entries = u64::from(byte & 0x0f);
+                owed += if byte < 0x90 { 2 * entries } else { entries };
+                continue;
+            }
+            let step = STEPS[usize::from(byte - TABLED)];
+            // Then the other scalars, on their own, not one case of a jump
+            // table.
             if step.field == Field::None {
                 pos += u64::from(step.bytes);
                 owed += u64::from(step.values);
@@ -166,4 +186,36 @@ fn length(input: &[u8], pos: u64, width: u8) -> Option<u64> {
         2 => u64::from(u16::from_be_bytes(*field.first_chunk()?)),
         _ => u64::from(u32::from_be_bytes(*field.first_chunk()?)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    /// `skip`'s arithmetic for the fix families agrees with [`Step::of`],
+    /// the rules its table is made from: each such marker, followed by
+    /// the payload bytes and owed values its step asks for (zeros, then
+    /// nils), is skipped exactly, and is cut off without the last byte.
+    #[test]
+    fn fix_families_skip_as_their_step_says() {
+        for byte in (0x00..TABLED).chain(0xe0..=0xff) {
+            let step = Step::of(byte);
+            assert!(step.field == Field::None, "{byte:#04x}");
+            let mut input = vec![byte];
+            input.resize(1 + usize::from(step.bytes), 0x00);
+            input.resize(input.len() + usize::from(step.values), 0xc0);
+            let mut reader = Reader::new(&input);
+            assert_eq!(reader.skip(), Ok(()), "{byte:#04x}");
+            assert_eq!(reader.position(), input.len(), "{byte:#04x}");
+            if input.len() > 1 {
+                let short = &input[..input.len() - 1];
+                assert_eq!(
+                    Reader::new(short).skip().map_err(|error| error.kind()),
+                    Err(ErrorKind::UnexpectedEof),
+                    "{byte:#04x}"
+                );
+            }
+        }
+    }
 }
