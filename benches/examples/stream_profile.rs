@@ -4,8 +4,10 @@
 //! `codec` (msgpack-tokio's codec, 4 KiB chunks copied in, as
 //! `msgpack-bench --stream` runs it), `from_reader` (msgpack-serde's
 //! `StreamDeserializer` over the stream as an `io::Read`), `frames` (the
-//! codec cutting out raw frames, as msgpack-rpc reads); and encoding
-//! the records (`#[derive(MsgPack)]`, maps keyed by tag) one by one:
+//! codec cutting out raw frames under the default limits), `skip`
+//! (`Reader::skip` over the stream, as msgpack-rpc's codec frames); and
+//! encoding the records (`#[derive(MsgPack)]`, maps keyed by tag) one by
+//! one:
 //! `encode_vec` (`msgpack_serde::to_writer` into a reused `Vec`),
 //! `encode_codec` (the codec into an empty `BytesMut`, as `FramedWrite`
 //! hands it after each flush), `encode_batched` (the codec appending to
@@ -22,7 +24,7 @@ use tokio_util::codec::{Decoder, Encoder};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, way, count] = &args[..] else {
-        eprintln!("usage: stream_profile from_slice|codec|from_reader COUNT");
+        eprintln!("usage: stream_profile WAY COUNT (the ways are listed above)");
         std::process::exit(2);
     };
     let count: u64 = count.parse().expect("COUNT is a number");
@@ -54,6 +56,13 @@ fn main() {
                         drop(std::hint::black_box(frame));
                     }
                 }
+            }
+            "skip" => {
+                let mut reader = msgpack_serde::core::Reader::new(&stream);
+                while !reader.remaining().is_empty() {
+                    reader.skip().expect("a record");
+                }
+                std::hint::black_box(reader.position());
             }
             "from_reader" => {
                 for record in StreamDeserializer::<_, LogRecord>::from_reader(&stream[..]) {
