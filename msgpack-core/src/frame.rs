@@ -284,9 +284,14 @@ impl Framer {
             let Some(&byte) = chunk.get(pos) else {
                 return Ok(self.need_more(chunk));
             };
+            let at = self.len + pos;
+            if let Some(payload) = fix_payload(byte).filter(|_| at > 0) {
+                self.fix_header(payload, at)?;
+                pos += 1;
+                continue;
+            }
             let marker = Marker::from_u8(byte);
             let width = field_width(marker);
-            let at = self.len + pos;
             match chunk.get(pos + 1..pos + 1 + width) {
                 Some(field) => {
                     self.header(marker, field, at)?;
@@ -322,21 +327,29 @@ impl Framer {
         Ok(take)
     }
 
+    /// What `header` does for a fixint or a fixstr (`payload` its string's
+    /// length, 0 for an integer) past the value's first byte, where no
+    /// value limit applies and only a payload adds to the size: without a
+    /// look at the marker's family or length field, so that the walk over
+    /// most values does not wait on those lookups.
+    #[inline(always)]
+    fn fix_header(&mut self, payload: u64, at: usize) -> Result<(), Error> {
+        self.owed.pay(1);
+        self.count_in_open_container();
+        self.skip = payload;
+        if payload == 0 {
+            return Ok(());
+        }
+        self.check_len(at, 1 + payload)
+    }
+
     /// Reads one value's header (`field` is its length field), at `at`
     /// bytes into the value: what it owes, and the limits.
     #[inline(always)]
     fn header(&mut self, marker: Marker, field: &[u8], at: usize) -> Result<(), Error> {
         self.check_header(at, field.len())?;
         self.owed.pay(1);
-        let tracks_depth = self.limits.depth() != usize::MAX;
-        if tracks_depth {
-            while self.open.last() == Some(&0) {
-                self.open.pop();
-            }
-            if let Some(left) = self.open.last_mut() {
-                *left -= 1;
-            }
-        }
+        let tracks_depth = self.count_in_open_container();
         let len = match marker.length() {
             Length::Fixed(len) => len,
             Length::Field(_) => Length::Field(field.len()).of(field),
@@ -363,6 +376,22 @@ impl Framer {
             return Ok(());
         }
         self.check_len(at, (1 + field.len() as u64) + self.skip)
+    }
+
+    /// Counts a value against the innermost open container, closing those
+    /// it has filled, when depth is tracked; whether it is.
+    #[inline(always)]
+    fn count_in_open_container(&mut self) -> bool {
+        let tracks_depth = self.limits.depth() != usize::MAX;
+        if tracks_depth {
+            while self.open.last() == Some(&0) {
+                self.open.pop();
+            }
+            if let Some(left) = self.open.last_mut() {
+                *left -= 1;
+            }
+        }
+        tracks_depth
     }
 
     /// What a header at `at`, with a length field of `width` bytes, is
@@ -444,6 +473,19 @@ impl Framer {
     #[cold]
     fn error(&self, kind: ErrorKind, at: usize) -> Error {
         Error::new(kind, self.start + at)
+    }
+}
+
+/// The payload after a fixint (0) or fixstr (its length) marker `byte`,
+/// read from the byte itself; `None` for every other marker.
+#[inline(always)]
+fn fix_payload(byte: u8) -> Option<u64> {
+    if !(0x80..0xe0).contains(&byte) {
+        Some(0)
+    } else if byte & 0xe0 == 0xa0 {
+        Some(u64::from(byte & 0x1f))
+    } else {
+        None
     }
 }
 

@@ -209,6 +209,27 @@ fn errors_name_the_limit_and_the_stream_offset() {
             &[0x01, 0xdd, 0x00, 0x00, 0x00, 0x10],
             "input exceeds the size limit of 4 bytes at offset 4",
         ),
+        // Fixints and fixstr past a value's first byte (read from the
+        // marker byte alone): each counted in its container, each string
+        // held to the frame and stream size limits.
+        (
+            Limits::new().max_depth(2),
+            usize::MAX,
+            &[0x92, 0x91, 0x01, 0x91, 0x91, 0x01],
+            "nesting exceeds the depth limit of 2 at offset 4",
+        ),
+        (
+            Limits::new(),
+            4,
+            &[0x92, 0xa3, b'a', b'b', b'c', 0x01],
+            "value exceeds the frame size limit of 4 bytes at offset 1",
+        ),
+        (
+            Limits::new().max_bytes(4),
+            usize::MAX,
+            &[0x91, 0xa4, b'w', b'x', b'y', b'z'],
+            "input exceeds the size limit of 4 bytes at offset 4",
+        ),
         // The value limit of 0 before the size limits, cut or not.
         (
             Limits::new().max_values(0).max_bytes(1),
