@@ -2,6 +2,7 @@
 
 use alloc::vec::Vec;
 
+use crate::marker::fix_scalar_payload;
 use crate::{Error, ErrorKind, Family, Length, Limits, Marker, Owed};
 
 /// Finds where each MessagePack value of a stream ends, fed the bytes as
@@ -285,7 +286,7 @@ impl Framer {
                 return Ok(self.need_more(chunk));
             };
             let at = self.len + pos;
-            if let Some(payload) = fix_payload(byte).filter(|_| at > 0) {
+            if let Some(payload) = fix_scalar_payload(byte).filter(|_| at > 0) {
                 self.fix_header(payload, at)?;
                 pos += 1;
                 continue;
@@ -473,19 +474,6 @@ impl Framer {
     #[cold]
     fn error(&self, kind: ErrorKind, at: usize) -> Error {
         Error::new(kind, self.start + at)
-    }
-}
-
-/// The payload after a fixint (0) or fixstr (its length) marker `byte`,
-/// read from the byte itself; `None` for every other marker.
-#[inline(always)]
-fn fix_payload(byte: u8) -> Option<u64> {
-    if !(0x80..0xe0).contains(&byte) {
-        Some(0)
-    } else if byte & 0xe0 == 0xa0 {
-        Some(u64::from(byte & 0x1f))
-    } else {
-        None
     }
 }
 

@@ -1,6 +1,7 @@
 //! [`Reader::skip`]: finding where a value ends in a slice: the fixed
 //! families by arithmetic on the marker byte, the rest by a table step.
 
+use crate::marker::{fix_scalar_payload, FIXARRAY, FIXSTR};
 use crate::{Error, ErrorKind, Family, Length, Marker, Reader};
 
 /// What one marker byte asks of the walk: move past `bytes` more bytes
@@ -128,16 +129,17 @@ impl Reader<'_> {
             // Most values are of a fix family, whose marker holds all
             // there is to know: read by arithmetic and predicted branches,
             // so that the next position does not wait for a table load.
-            if !(0x80..0xe0).contains(&byte) {
+            if let Some(payload) = fix_scalar_payload(byte) {
+                pos += payload;
                 continue;
             }
-            if byte & 0xe0 == 0xa0 {
-                pos += u64::from(byte & 0x1f);
-                continue;
-            }
-            if byte < 0xa0 {
+            if byte < FIXSTR {
                 let entries = u64::from(byte & 0x0f);
-                owed += if byte < 0x90 { 2 * entries } else { entries };
+                owed += if byte < FIXARRAY {
+                    2 * entries
+                } else {
+                    entries
+                };
                 continue;
             }
             let step = STEPS[usize::from(byte - TABLED)];
