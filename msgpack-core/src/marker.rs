@@ -468,8 +468,9 @@ pub const FIXNEG_MAX: u8 = Marker::FixNeg(-1).to_u8();
 
 /// The payload bytes after a fixint (none) or fixstr (its length) marker
 /// `byte`, read from the byte alone; `None` for every other marker. The
-/// walkers (`Reader::skip`, the `Framer`) read most values this way, so
-/// that the next position does not wait on a lookup.
+/// walkers read most values this way (`Reader::skip` every one, the
+/// `Framer` those past a value's first byte), so that the next position
+/// does not wait on a lookup.
 #[inline(always)]
 pub(crate) fn fix_scalar_payload(byte: u8) -> Option<u64> {
     if !(FIXMAP..FIXNEG).contains(&byte) {

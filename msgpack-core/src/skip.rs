@@ -1,4 +1,4 @@
-//! [`Reader::skip`]: finding where a value ends in a slice: the fixed
+//! [`Reader::skip`]: finding where a value ends in a slice: the fix
 //! families by arithmetic on the marker byte, the rest by a table step.
 
 use crate::marker::{fix_scalar_payload, FIXARRAY, FIXSTR};
@@ -63,8 +63,8 @@ impl Step {
     }
 }
 
-/// The first marker byte not of a fix family (fixint, fixmap, fixarray,
-/// fixstr), which `skip` reads by arithmetic.
+/// The first marker byte past the fix families that `skip` reads by
+/// arithmetic (fixints, fixmap, fixarray, fixstr).
 const TABLED: u8 = 0xc0;
 
 /// [`Step::of`] every byte from [`TABLED`] to 0xdf (negative fixints
@@ -143,8 +143,8 @@ impl Reader<'_> {
                 continue;
             }
             let step = STEPS[usize::from(byte - TABLED)];
-            // Then the other scalars, on their own, not one case of a jump
-            // table.
+            // Then the other scalars and the fixext, on their own, not one
+            // case of a jump table.
             if step.field == Field::None {
                 pos += u64::from(step.bytes);
                 owed += u64::from(step.values);

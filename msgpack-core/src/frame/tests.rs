@@ -220,9 +220,9 @@ fn errors_name_the_limit_and_the_stream_offset() {
         ),
         (
             Limits::new(),
-            4,
+            5,
             &[0x92, 0xa3, b'a', b'b', b'c', 0x01],
-            "value exceeds the frame size limit of 4 bytes at offset 1",
+            "value exceeds the frame size limit of 5 bytes at offset 1",
         ),
         (
             Limits::new().max_bytes(4),
@@ -274,6 +274,12 @@ fn a_limit_met_exactly_passes() {
     assert_eq!(
         framer.feed(&[0x91, 0x91, 0x01]),
         Ok(Framed::Value { len: 3, used: 3 })
+    );
+    // A fixstr past the value's first byte, ending the frame limit.
+    let mut framer = Framer::new(Limits::new()).max_len(6);
+    assert_eq!(
+        framer.feed(&[0x92, 0xa3, b'a', b'b', b'c', 0x01]),
+        Ok(Framed::Value { len: 6, used: 6 })
     );
 }
 
