@@ -332,14 +332,18 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Item = Dec;
     type Error = Error;
 
-    /// Inlined, so that a value decoded in place moves once, from where
-    /// the deserializer built it into the caller's hands: the match guard
-    /// takes it off the buffer before it is moved, and `from_slice_front`
-    /// hands the deserializer's result back as it is (a record of a few
-    /// strings is 144 bytes, and each copy, just after the decoder's
-    /// stores, waits for them). Everything else is `decode_framed`'s, out
-    /// of line.
-    #[inline]
+    /// Always inlined, so that a value decoded in place reaches the
+    /// caller's `?` and `while let` without a copy through memory: the
+    /// match guard takes it off the buffer before it is moved, and
+    /// `from_slice_front` hands the deserializer's result back as it is (a
+    /// record of a few strings is 144 bytes, and each copy, just after the
+    /// decoder's stores, waits for them). Everything else is
+    /// `decode_framed`'s, out of line, which hands its item back through a
+    /// slot of its own: returned, its result would be written where this
+    /// function's is, and that slot, in memory for the out-of-line call,
+    /// would take every value decoded in place too, and give it back with
+    /// a copy in and a copy out.
+    #[inline(always)]
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
         let mode = Mode::of::<Dec>();
         // A value that has arrived whole is decoded where it lies: decoding
@@ -364,7 +368,9 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
                 self.work += src.len();
             }
         }
-        self.decode_framed(src, mode)
+        let mut framed = None;
+        self.decode_framed_into(src, mode, &mut framed)?;
+        Ok(framed)
     }
 
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
@@ -381,12 +387,25 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
 }
 
 impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
+    /// [`decode_framed`](Self::decode_framed), out of line, its item put
+    /// in `out` (see `decode`).
+    #[inline(never)]
+    fn decode_framed_into(
+        &mut self,
+        src: &mut BytesMut,
+        mode: Mode,
+        out: &mut Option<Dec>,
+    ) -> Result<()> {
+        *out = self.decode_framed(src, mode)?;
+        Ok(())
+    }
+
     /// Decodes what `decode`'s fast path did not: the first value, a
     /// `Value` or raw frame, a value not all there yet (framed first, as
     /// its bytes arrive), or one that is invalid or breaks a limit (framed
     /// first too, so the stream ends with the same error however its bytes
     /// were split).
-    #[inline(never)]
+    #[inline(always)]
     fn decode_framed(&mut self, src: &mut BytesMut, mode: Mode) -> Result<Option<Dec>> {
         if let Some(offset) = self.failed {
             src.clear();
