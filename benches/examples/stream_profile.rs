@@ -3,7 +3,9 @@
 //! codec 20`. Ways: `from_slice` (each record's bytes cut out),
 //! `codec` (msgpack-tokio's codec, 4 KiB chunks copied in, as
 //! `msgpack-bench --stream` runs it), `from_reader` (msgpack-serde's
-//! `StreamDeserializer` over the stream as an `io::Read`), `frames` (the
+//! `StreamDeserializer` over the stream as an `io::Read`), `oracle` (a
+//! `Decoder` told each record's length beforehand, calling `from_slice`:
+//! what the `Decoder` interface itself costs), `frames` (the
 //! codec cutting out raw frames under the default limits), `skip`
 //! (`Reader::skip` over the stream, as msgpack-rpc's codec frames); and
 //! encoding the records (`#[derive(MsgPack)]`, maps keyed by tag) one by
@@ -47,6 +49,19 @@ fn main() {
                 }
             }
             "codec" => decode_copied(&stream, |record| drop(std::hint::black_box(record))),
+            "oracle" => {
+                let mut codec = Oracle {
+                    lens: frames.iter().map(Vec::len).collect(),
+                    next: 0,
+                };
+                let mut buffer = BytesMut::with_capacity(2 * msgpack_benches::stream::CHUNK);
+                for chunk in stream.chunks(msgpack_benches::stream::CHUNK) {
+                    buffer.extend_from_slice(chunk);
+                    while let Some(record) = codec.decode(&mut buffer).expect("a record") {
+                        drop(std::hint::black_box(record));
+                    }
+                }
+            }
             "frames" => {
                 let mut codec = MsgPackCodec::<(), bytes::Bytes>::new();
                 let mut buffer = BytesMut::new();
@@ -93,6 +108,36 @@ fn main() {
                 }
             }
             _ => panic!("unknown way"),
+        }
+    }
+}
+
+/// A decoder told each frame's length beforehand: `from_slice` on the
+/// frame, the frame taken off the buffer. What any `Decoder` pays beyond
+/// `from_slice` itself.
+struct Oracle {
+    lens: Vec<usize>,
+    next: usize,
+}
+
+impl Decoder for Oracle {
+    type Item = LogRecord;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, src: &mut BytesMut) -> std::io::Result<Option<LogRecord>> {
+        let Some(&len) = self.lens.get(self.next) else {
+            return Ok(None);
+        };
+        if src.len() < len {
+            return Ok(None);
+        }
+        match msgpack_serde::from_slice(&src[..len]) {
+            Ok(record) => {
+                self.next += 1;
+                bytes::Buf::advance(src, len);
+                Ok(Some(record))
+            }
+            Err(error) => Err(std::io::Error::other(error)),
         }
     }
 }
