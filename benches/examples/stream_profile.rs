@@ -5,7 +5,9 @@
 //! `msgpack-bench --stream` runs it), `from_reader` (msgpack-serde's
 //! `StreamDeserializer` over the stream as an `io::Read`), `oracle` (a
 //! `Decoder` told each record's length beforehand, calling `from_slice`:
-//! what the `Decoder` interface itself costs), `frames` (the
+//! what the `Decoder` interface itself costs), `framed_read` (the codec
+//! in tokio-util's `FramedRead` over the stream as an `AsyncRead`, as
+//! users read), `frames` (the
 //! codec cutting out raw frames under the default limits), `skip`
 //! (`Reader::skip` over the stream, as msgpack-rpc's codec frames); and
 //! encoding the records (`#[derive(MsgPack)]`, maps keyed by tag) one by
@@ -16,12 +18,13 @@
 //! bytes not yet written).
 
 use bytes::BytesMut;
+use futures::StreamExt;
 use msgpack_benches::codecs::Fixture;
 use msgpack_benches::model::plain::LogRecord;
 use msgpack_benches::stream::decode_copied;
 use msgpack_serde::StreamDeserializer;
 use msgpack_tokio::MsgPackCodec;
-use tokio_util::codec::{Decoder, Encoder};
+use tokio_util::codec::{Decoder, Encoder, FramedRead};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -61,6 +64,15 @@ fn main() {
                         drop(std::hint::black_box(record));
                     }
                 }
+            }
+            "framed_read" => {
+                let codec = MsgPackCodec::<(), LogRecord>::new();
+                let mut framed = FramedRead::new(&stream[..], codec);
+                futures::executor::block_on(async {
+                    while let Some(record) = framed.next().await {
+                        drop(std::hint::black_box(record.expect("a record")));
+                    }
+                });
             }
             "frames" => {
                 let mut codec = MsgPackCodec::<(), bytes::Bytes>::new();
