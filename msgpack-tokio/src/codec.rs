@@ -333,16 +333,15 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Error = Error;
 
     /// Always inlined, so that a value decoded in place reaches the
-    /// caller's `?` and `while let` without a copy through memory: the
+    /// caller's `?` and `while let` in registers, not through memory: the
     /// match guard takes it off the buffer before it is moved, and
     /// `from_slice_front` hands the deserializer's result back as it is (a
-    /// record of a few strings is 144 bytes, and each copy, just after the
-    /// decoder's stores, waits for them). Everything else is
-    /// `decode_framed`'s, out of line, which hands its item back through a
-    /// slot of its own: returned, its result would be written where this
-    /// function's is, and that slot, in memory for the out-of-line call,
-    /// would take every value decoded in place too, and give it back with
-    /// a copy in and a copy out.
+    /// record of a few strings is 144 bytes, and each copy through memory,
+    /// just after the decoder's stores, waits for them). Everything else
+    /// is `decode_framed`'s, out of line, which puts its item in a slot of
+    /// its own: returned, its result would share this function's slot,
+    /// which the out-of-line call makes memory, and every value decoded in
+    /// place would be copied into it and out again.
     #[inline(always)]
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
         let mode = Mode::of::<Dec>();
