@@ -374,8 +374,8 @@ fn through_every_writer<T: Serialize>(value: &T) -> Vec<u8> {
 
 #[test]
 fn string_headers_agree_at_every_width() {
-    // The serializer writes a fixstr header inline and the others out of
-    // line: through every writer, both ways.
+    // The serializer writes a fixstr or str 8 header inline and the
+    // others out of line: through every writer, both ways.
     let headers: [(usize, &[u8]); 8] = [
         (0, &[0xa0]),
         (31, &[0xbf]),
