@@ -342,8 +342,9 @@ fn numbers_agree() {
 
 /// `value`'s bytes in named mode, after checking that every writer the
 /// serializer takes writes the same: a `Vec`, a `SliceWriter` with no
-/// byte to spare, an `IoWriter`, and the `&mut Vec` that a sequence of
-/// unknown length buffers its elements in.
+/// byte to spare, an `IoWriter` over a `Vec` and over another
+/// `io::Write`, and the `&mut Vec` that a sequence of unknown length
+/// buffers its elements in.
 fn through_every_writer<T: Serialize>(value: &T) -> Vec<u8> {
     use msgpack_serde::core::{IoWriter, SliceWriter};
     use msgpack_serde::Serializer;
@@ -358,6 +359,15 @@ fn through_every_writer<T: Serialize>(value: &T) -> Vec<u8> {
     let mut io = Serializer::new(IoWriter::new(Vec::new()));
     value.serialize(&mut io).unwrap();
     assert_eq!(io.into_inner().into_inner(), bytes, "IoWriter");
+
+    // An `io::Write` that is not a vector takes the writer's plain path.
+    let mut cursor = Serializer::new(IoWriter::new(std::io::Cursor::new(Vec::new())));
+    value.serialize(&mut cursor).unwrap();
+    assert_eq!(
+        cursor.into_inner().into_inner().into_inner(),
+        bytes,
+        "IoWriter over a Cursor"
+    );
 
     // A filtered iterator has no exact length: its elements are
     // serialized into a buffer, behind the array header written last.
