@@ -65,7 +65,8 @@ pub trait Write {
     /// keep only `len` (`Vec<u8>` does): one fixed-size copy instead of a
     /// copy of variable length. Bytes past the first `len` are never part
     /// of the output. Integers, whose length depends on their value, are
-    /// written so, and msgpack-serde writes short field names so.
+    /// written so, and msgpack-serde writes short field names and str 8
+    /// headers so.
     ///
     /// ```
     /// use msgpack_core::Write;
@@ -148,7 +149,7 @@ impl Write for alloc::vec::Vec<u8> {
     /// Extends by all nine bytes and shortens to `len`: one fixed-size
     /// copy. The vector may reserve room for the nine (at most 8 bytes
     /// more than it keeps), so one sized exactly for its output can grow
-    /// for its last integer or short field name. A branch to avoid that
+    /// for its last integer, short field name or str 8 header. A branch to avoid that
     /// costs more than the copy saves: the compiler then keeps the bytes
     /// in memory.
     #[inline]

@@ -333,15 +333,16 @@ impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Error = Error;
 
     /// Always inlined, so that a value decoded in place reaches the
-    /// caller's `?` and `while let` in registers, not through memory: the
+    /// caller's `?` and `while let` by moves the compiler can merge: the
     /// match guard takes it off the buffer before it is moved, and
     /// `from_slice_front` hands the deserializer's result back as it is (a
-    /// record of a few strings is 144 bytes, and each copy through memory,
+    /// record of a few strings is too large to copy inline, and each copy,
     /// just after the decoder's stores, waits for them). Everything else
-    /// is `decode_framed`'s, out of line, which puts its item in a slot of
-    /// its own: returned, its result would share this function's slot,
-    /// which the out-of-line call makes memory, and every value decoded in
-    /// place would be copied into it and out again.
+    /// goes through `decode_framed_into`, out of line, which puts its item
+    /// in a slot of its own: were the framed result returned, it would
+    /// share this function's slot, which the out-of-line call would make
+    /// memory, and every value decoded in place would be copied into that
+    /// slot and out again.
     #[inline(always)]
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Dec>> {
         let mode = Mode::of::<Dec>();
