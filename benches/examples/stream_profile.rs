@@ -1,18 +1,16 @@
 //! Runs one way of decoding the logs records as a stream many times, for
 //! callgrind: `valgrind --tool=callgrind target/release/examples/stream_profile
-//! codec 20`. Ways: `from_slice` (each record's bytes cut out),
-//! `codec` (msgpack-tokio's codec, 4 KiB chunks copied in, as
-//! `msgpack-bench --stream` runs it), `from_reader` (msgpack-serde's
-//! `StreamDeserializer` over the stream as an `io::Read`), `oracle` (a
-//! `Decoder` told each record's length beforehand, calling `from_slice`:
-//! what the `Decoder` interface itself costs), `framed_read` (the codec
-//! in tokio-util's `FramedRead` over the stream as an `AsyncRead`, as
-//! users read), `frames` (the
-//! codec cutting out raw frames under the default limits), `skip`
-//! (`Reader::skip` over the stream, as msgpack-rpc's codec frames); and
-//! encoding the records (`#[derive(MsgPack)]`, maps keyed by tag) one by
-//! one:
-//! `encode_vec` (`msgpack_serde::to_writer` into a reused `Vec`),
+//! codec 20`. Ways: `from_slice` (each record's bytes cut out), `codec`
+//! (msgpack-tokio's codec, 4 KiB chunks copied in, as `msgpack-bench
+//! --stream` runs it), `from_reader` (msgpack-serde's `StreamDeserializer`
+//! over the stream as an `io::Read`), `oracle` (a `Decoder` told each
+//! record's length beforehand, calling `from_slice`: what the `Decoder`
+//! interface itself costs), `framed_read` (the codec in tokio-util's
+//! `FramedRead` over the stream as an `AsyncRead`, as users read),
+//! `frames` (the codec cutting out raw frames under the default limits),
+//! `skip` (`Reader::skip` over the stream, as msgpack-rpc's codec frames);
+//! and encoding the records (`#[derive(MsgPack)]`, maps keyed by tag) one
+//! by one: `encode_vec` (`msgpack_serde::to_writer` into a reused `Vec`),
 //! `encode_codec` (the codec into an empty `BytesMut`, as `FramedWrite`
 //! hands it after each flush), `encode_batched` (the codec appending to
 //! bytes not yet written).
@@ -64,6 +62,10 @@ fn main() {
                         drop(std::hint::black_box(record));
                     }
                 }
+                assert!(
+                    buffer.is_empty() && codec.next == codec.lens.len(),
+                    "every record"
+                );
             }
             "framed_read" => {
                 let codec = MsgPackCodec::<(), LogRecord>::new();
