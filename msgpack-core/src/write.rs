@@ -149,9 +149,9 @@ impl Write for alloc::vec::Vec<u8> {
     /// Extends by all nine bytes and shortens to `len`: one fixed-size
     /// copy. The vector may reserve room for the nine (at most 8 bytes
     /// more than it keeps), so one sized exactly for its output can grow
-    /// for its last integer, short field name or str 8 header. A branch to avoid that
-    /// costs more than the copy saves: the compiler then keeps the bytes
-    /// in memory.
+    /// for its last integer, short field name or str 8 header. A branch
+    /// to avoid that costs more than the copy saves: the compiler then
+    /// keeps the bytes in memory.
     #[inline]
     fn write_prefix(&mut self, bytes: &[u8; 9], len: usize) -> Result<(), Self::Error> {
         let end = self.len() + len.min(9);
