@@ -24,6 +24,15 @@ const BASE_BUDGET: usize = 64 * 1024;
 /// strings and binary data, plus the open containers' vectors.
 const VALUE_BUDGET_PER_BYTE: usize = 2 * std::mem::size_of::<Value>() + 8;
 
+/// What decoding a `Value` with no depth limit may use at its peak on
+/// top of [`VALUE_BUDGET_PER_BYTE`], per input byte. Every byte may open
+/// a container, and msgpack-core's decoder keeps a 64-byte frame for each
+/// open one (its vector, a pending map key, its length) on a stack whose
+/// vector holds up to twice the frames it needs, three times' worth while
+/// it grows. Under the default depth limit of 128, the frames take less
+/// than [`BASE_BUDGET`].
+pub(crate) const UNLIMITED_DEPTH_PER_BYTE: usize = 3 * 64;
+
 /// Memory per input byte that decoding into the fuzzed serde types may
 /// use at its peak. Depends on the type: a `Vec<T>` reserves up to one
 /// `T` for every byte left (serde caps it at 1 MiB), and an untagged enum
@@ -319,7 +328,7 @@ pub fn skip(data: &[u8]) {
     let decoded = within(
         "ValueRef::decode",
         data.len(),
-        VALUE_BUDGET_PER_BYTE,
+        VALUE_BUDGET_PER_BYTE + UNLIMITED_DEPTH_PER_BYTE,
         || ValueRef::decode(&mut decoder),
     );
     match (&skipped, &decoded) {

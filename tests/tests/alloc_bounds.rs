@@ -18,7 +18,7 @@ use std::fmt::Debug;
 use std::io::Cursor;
 
 use budget::{measure, Usage};
-use msgpack_core::{Reader, ValueRef};
+use msgpack_core::{Limits, Reader, ValueRef};
 use msgpack_serde::{StreamDeserializer, Value};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -257,6 +257,50 @@ fn nested_untagged_enums_take_memory_in_proportion_to_depth_times_size() {
         "{error}"
     );
     assert!(usage.peak <= valid_budget(bytes.len()), "{usage:?}");
+}
+
+/// Nesting as deep as the input is long, decoded by msgpack-core with no
+/// depth limit: on top of the value, the decoder keeps a frame per open
+/// container (64 bytes, on a stack that grows by doubling), so the peak
+/// grows with the depth. It stays within the budget the `skip` fuzz
+/// target holds such decodes to (`UNLIMITED_DEPTH_PER_BYTE` in
+/// `fuzz/src/checks.rs`: three frames per input byte), and above the
+/// budget for a depth-limited decode. (The default depth limit, 128,
+/// keeps the frames within the base 64 KiB.)
+#[test]
+fn nesting_without_a_depth_limit_peaks_within_three_frames_per_byte() {
+    let unlimited_budget = |len: usize| valid_budget(len) + 3 * 64 * len;
+    for depth in [1_000, 100_000] {
+        let mut arrays = vec![0x91; depth];
+        arrays.push(0xc0);
+        // Maps of one pair, each with a key waiting beside its frame.
+        let mut maps = [0x81, 0xc0].repeat(depth);
+        maps.push(0xc0);
+        for (input, bytes) in [("arrays", arrays), ("maps", maps)] {
+            let (value, usage) = measure(|| {
+                let mut reader = Reader::with_limits(&bytes, Limits::unlimited()).unwrap();
+                msgpack_core::Value::decode(&mut reader).map(drop)
+            });
+            report(input, bytes.len(), "core Value::decode, unlimited", usage);
+            assert!(value.is_ok());
+            assert!(usage.peak <= unlimited_budget(bytes.len()), "{usage:?}");
+            if depth == 100_000 {
+                assert!(usage.peak > valid_budget(bytes.len()), "{usage:?}");
+            }
+            let (value, usage) = measure(|| {
+                let mut reader = Reader::with_limits(&bytes, Limits::unlimited()).unwrap();
+                ValueRef::decode(&mut reader).map(drop)
+            });
+            report(
+                input,
+                bytes.len(),
+                "core ValueRef::decode, unlimited",
+                usage,
+            );
+            assert!(value.is_ok());
+            assert!(usage.peak <= unlimited_budget(bytes.len()), "{usage:?}");
+        }
+    }
 }
 
 #[test]

@@ -172,6 +172,27 @@ fn skip_stops_at_end_of_input_before_a_reserved_marker_that_decoding_finds() {
     assert_eq!(decoded.to_string(), "reserved marker 0xc1 at offset 26");
 }
 
+/// Found by the `skip` target, after 1,378,000 runs: 1,426 bytes of
+/// arrays nested about 1,300 deep (and some maps), decoded by
+/// `ValueRef::decode` under `Limits::unlimited()`, peaked at 176,672
+/// bytes, over the 64 KiB + 72 bytes per input byte the target allowed.
+/// Without a depth limit the decoder keeps a 64-byte frame per open
+/// container, which that budget did not count (under the default limit
+/// of 128 the frames fit in its 64 KiB). Memory stays linear in the
+/// input; the target now allows three frames per input byte for that
+/// decode, and `alloc_bounds.rs` measures nesting 100,000 deep.
+#[test]
+fn deep_nesting_without_a_depth_limit_keeps_a_frame_per_open_container() {
+    let bug = "deep-nesting-without-a-depth-limit-keeps-a-frame-per-open-container";
+    let bytes = check_regression("skip", bug);
+    // Deeper than the default limit allows.
+    let error = msgpack_core::Value::from_slice(&bytes).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "nesting exceeds the depth limit of 128 at offset 128"
+    );
+}
+
 /// Found by the `from_reader` target, after 810,000 runs: 801 bytes of
 /// nested arrays decoded as a recursive `#[serde(untagged)]` enum peaked at
 /// 336 KB, over the 64 KiB + 256 bytes per input byte budget. serde buffers
