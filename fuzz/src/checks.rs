@@ -28,10 +28,11 @@ const VALUE_BUDGET_PER_BYTE: usize = 2 * std::mem::size_of::<Value>() + 8;
 /// top of [`VALUE_BUDGET_PER_BYTE`], per input byte. Every byte may open
 /// a container, and msgpack-core's decoder keeps a 64-byte frame for each
 /// open one (its vector, a pending map key, its length) on a stack whose
-/// vector holds up to twice the frames it needs, three times' worth while
-/// it grows. Under the default depth limit of 128, the frames take less
-/// than [`BASE_BUDGET`].
-pub(crate) const UNLIMITED_DEPTH_PER_BYTE: usize = 3 * 64;
+/// vector holds up to twice the frames it needs; the third frame is room
+/// for a growth that moves the stack, its old and new blocks held at
+/// once. Under the default depth limit of 128, the frames take less than
+/// [`BASE_BUDGET`].
+const UNLIMITED_DEPTH_PER_BYTE: usize = 3 * 64;
 
 /// Memory per input byte that decoding into the fuzzed serde types may
 /// use at its peak. Depends on the type: a `Vec<T>` reserves up to one
