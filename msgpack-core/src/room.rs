@@ -80,8 +80,13 @@ impl<'a> Room<'a> {
     #[inline(always)]
     fn make_room(&mut self, additional: usize) {
         if additional > self.reserved - self.written {
-            (self.base, self.reserved) = grow(self.vec, self.written, additional);
-            self.written = 0;
+            // `grow` moves the written bytes into the vector's length
+            // before it reserves, which can panic: the room is empty
+            // first, so that a room used again after a caught panic
+            // counts them once and writes nothing before it grows again.
+            let written = core::mem::take(&mut self.written);
+            self.reserved = 0;
+            (self.base, self.reserved) = grow(self.vec, written, additional);
         }
     }
 
@@ -268,6 +273,10 @@ impl<'a> Room<'a> {
     #[inline]
     pub fn with_vec<R>(&mut self, f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
         self.commit();
+        // `f` may reallocate the vector and then panic: until `rebase`
+        // points the room at the vector again, it holds nothing, so that
+        // a room used again after a caught panic grows before it writes.
+        self.reserved = 0;
         let result = f(self.vec);
         self.rebase();
         result
@@ -487,5 +496,48 @@ mod tests {
         assert_eq!(&out[..3], [1, 2, 3]);
         assert!(out[3..103].iter().all(|&b| b == 4));
         assert!(out[103..].iter().all(|&b| b == 5));
+    }
+
+    /// A panic caught while `with_vec` lends the vector, after the
+    /// lender moved it to a larger buffer: the room, used again, writes
+    /// into the vector's new buffer, after what the lender pushed.
+    #[cfg(feature = "std")]
+    #[test]
+    fn a_room_used_after_a_panic_in_with_vec_writes_into_the_vector() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+
+        let mut out = Vec::new();
+        let mut room = Room::new(&mut out, 16);
+        room.put([1, 2]);
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            room.with_vec(|vec| {
+                vec.push(3);
+                vec.reserve(1 << 16);
+                panic!("a value that fails halfway");
+            })
+        }));
+        assert!(caught.is_err());
+        // Fits in what the room had reserved in the old buffer.
+        room.put([4; 4]);
+        room.finish();
+        assert_eq!(out, [1, 2, 3, 4, 4, 4, 4]);
+    }
+
+    /// A reservation that panics (`capacity overflow`) after the room's
+    /// bytes became part of the vector: they are counted once, and the
+    /// room writes on after them.
+    #[cfg(feature = "std")]
+    #[test]
+    fn a_room_used_after_a_panic_in_reserve_counts_its_bytes_once() {
+        use std::panic::{catch_unwind, AssertUnwindSafe};
+
+        let mut out = Vec::new();
+        let mut room = Room::new(&mut out, 16);
+        room.put([1; 8]);
+        let caught = catch_unwind(AssertUnwindSafe(|| room.reserve(usize::MAX)));
+        assert!(caught.is_err());
+        room.put([2; 3]);
+        room.finish();
+        assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2]);
     }
 }
