@@ -76,7 +76,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 << 20;
 /// buffer, and decoding finds its end: framing then costs nothing. Only
 /// a value cut off by the end of what has arrived is framed, as its bytes
 /// come; one of up to 16 KiB is then decoded where it lies once the rest
-/// has arrived, without framing the rest.
+/// has arrived, without framing the rest. Whenever the codec waits for
+/// more bytes, it leaves the read buffer at least 8 KiB of room, so each
+/// read can take that much (`FramedRead` alone asks for one byte of room).
 ///
 /// # Errors end the stream
 ///
@@ -328,6 +330,25 @@ const RETRY_IN_PLACE_MAX: usize = 16 << 10;
 /// value does not hold its size for the life of the codec.
 const SCRATCH_KEPT: usize = 64 << 10;
 
+/// The room the read buffer has for the next read whenever the codec
+/// waits for more bytes: 8 KiB, as `FramedRead` starts with and as std's
+/// and tokio's `BufReader` read.
+pub(crate) const READ_ROOM: usize = 8 << 10;
+
+/// Gives `src` at least [`READ_ROOM`] bytes of room past its end.
+/// `FramedRead` reserves only one byte before it reads, so its read gets
+/// whatever the buffer's allocation has left past the bytes it holds, often
+/// a few hundred bytes once frames have been cut from it, and a busy
+/// stream took several reads (system calls) where one would do. Nothing
+/// here follows a length a header declares: the buffer grows with the
+/// bytes that arrive, never ahead of them.
+#[inline]
+fn make_read_room(src: &mut BytesMut) {
+    if src.capacity() - src.len() < READ_ROOM {
+        src.reserve(READ_ROOM);
+    }
+}
+
 impl<Enc, Dec: DeserializeOwned + 'static> Decoder for MsgPackCodec<Enc, Dec> {
     type Item = Dec;
     type Error = Error;
@@ -397,6 +418,9 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
         out: &mut Option<Dec>,
     ) -> Result<()> {
         *out = self.decode_framed(src, mode)?;
+        if out.is_none() {
+            make_read_room(src);
+        }
         Ok(())
     }
 

@@ -281,6 +281,60 @@ async fn framed_read_gives_the_error_as_its_last_item() {
     assert!(stream.next().await.is_none());
 }
 
+/// A reader that hands out `stream` at most `chunk` bytes a read, as a
+/// socket would, and records the room each read was offered.
+struct Offered<'a> {
+    stream: &'a [u8],
+    chunk: usize,
+    room: Vec<usize>,
+}
+
+impl tokio::io::AsyncRead for Offered<'_> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        self.room.push(buf.remaining());
+        let len = self.chunk.min(buf.remaining()).min(self.stream.len());
+        let (read, rest) = self.stream.split_at(len);
+        buf.put_slice(read);
+        self.stream = rest;
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+#[tokio::test]
+async fn every_read_is_offered_eight_kibibytes_of_room() {
+    // 3,000-byte reads of values of about 15 bytes: reads end inside
+    // values, and the frames cut before them leave the buffer's allocation
+    // short of room.
+    let points: Vec<Point> = (0..10_000)
+        .map(|i| Point {
+            x: i,
+            y: -i * 100_000,
+        })
+        .collect();
+    let stream = encode_all(&points);
+    let mut reader = Offered {
+        stream: &stream,
+        chunk: 3_000,
+        room: Vec::new(),
+    };
+    let mut frames = FramedRead::new(&mut reader, MsgPackCodec::<(), Point>::new());
+    let mut decoded = Vec::new();
+    while let Some(point) = frames.next().await {
+        decoded.push(point.unwrap());
+    }
+    assert_eq!(decoded, points);
+    let room = &reader.room;
+    assert!(room.len() > 10, "{} reads", room.len());
+    assert!(
+        room.iter().all(|&room| room >= 8 << 10),
+        "room offered: {room:?}"
+    );
+}
+
 fn any_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Nil),
