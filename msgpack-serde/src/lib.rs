@@ -111,7 +111,7 @@ pub use value::{from_value, to_value};
 ///
 /// | attribute | meaning |
 /// |---|---|
-/// | `#[msgpack(array)]` | binary form is a tag-indexed array: element `n` holds the field with tag `n`, nil fills gaps, absent trailing fields are left off. Start tags at 0 for the densest output. With an `unknown` field, read from a map, it keeps unknown tags up to 64 past its largest field tag and skips farther ones (written back nil-padded, they could turn a few bytes into gigabytes), and drops nil values, which its array reads as gaps |
+/// | `#[msgpack(array)]` | binary form is a tag-indexed array: element `n` holds the field with tag `n`, nil fills gaps (no field with that tag, an `Option`'s `None`, an `omit_default` field at its default), absent trailing fields are left off; a nil where a field is always written is that field's value when its type reads one (`()`, a unit struct, `Value::Nil`). Start tags at 0 for the densest output. With an `unknown` field, read from a map, it keeps unknown tags up to 64 past its largest field tag and skips farther ones (written back nil-padded, they could turn a few bytes into gigabytes), and drops nil values, which its array reads as gaps |
 /// | `#[msgpack(omit_default)]` | leave out every field equal to its `Default` (as proto3 does); absent means default |
 /// | `#[msgpack(rename_all = "camelCase")]` | field (variant) names in human-readable formats, as serde's rule names |
 /// | `#[msgpack(reserved(4, 9..=12))]` | numbers no field or variant may use (retired ones); using one is a compile error |

@@ -987,3 +987,43 @@ fn the_derive_decides_its_layout_even_under_to_vec_compact() {
         [0x03]
     );
 }
+
+#[test]
+fn a_field_always_written_reads_its_nil_back_in_array_form() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    struct Empty;
+
+    #[derive(MsgPack, Debug, PartialEq, Clone)]
+    #[msgpack(array)]
+    struct Nils {
+        #[msgpack(tag = 0)]
+        unit: (),
+        #[msgpack(tag = 1)]
+        value: msgpack_serde::Value,
+        #[msgpack(tag = 2)]
+        empty: Empty,
+        #[msgpack(tag = 3)]
+        maybe: Option<u8>,
+        #[msgpack(tag = 4)]
+        count: u8,
+    }
+
+    let nils = Nils {
+        unit: (),
+        value: msgpack_serde::Value::Nil,
+        empty: Empty,
+        maybe: None,
+        count: 1,
+    };
+    let bytes = msgpack_serde::to_vec(&nils).unwrap();
+    assert_eq!(bytes, [0x95, 0xc0, 0xc0, 0xc0, 0xc0, 0x01]);
+    assert_eq!(msgpack_serde::from_slice::<Nils>(&bytes).unwrap(), nils);
+
+    // A nil where the type reads none is still a gap, so a missing field.
+    let error =
+        msgpack_serde::from_slice::<Nils>(&[0x95, 0xc0, 0xc0, 0xc0, 0xc0, 0xc0]).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "missing field `count` (tag 4) at offset 0"
+    );
+}

@@ -130,6 +130,10 @@ fn slot(index: usize) -> syn::Ident {
 /// build code each need of it.
 struct WireField<'a> {
     field: &'a Field<'a>,
+    /// Whether the writer writes the field whatever its value: it is
+    /// neither an `Option` (nil when `None`) nor `omit_default` (left out
+    /// when default).
+    always_written: bool,
     /// The `Option` local holding the value until the struct is built.
     slot: syn::Ident,
     tag: u64,
@@ -241,8 +245,9 @@ fn wire_fields<'a>(
         .map(|(i, field)| {
             let ty = field.ty;
             let slot = slot(i);
+            let always_written = !field.is_option() && !omits_default(cont, field);
             let Some(with) = &field.attrs.with else {
-                return WireField { field, slot, tag: field.tag(), read_ty: quote!(#ty), unwrap: quote!() };
+                return WireField { field, always_written, slot, tag: field.tag(), read_ty: quote!(#ty), unwrap: quote!() };
             };
             let wrapper = format_ident!("__DeserializeWith{}", i);
             wrappers.push(quote! {
@@ -264,7 +269,7 @@ fn wire_fields<'a>(
                     }
                 }
             });
-            WireField { field, slot, tag: field.tag(), read_ty: quote!(#wrapper #visitor_ty), unwrap: quote!(.value) }
+            WireField { field, always_written, slot, tag: field.tag(), read_ty: quote!(#wrapper #visitor_ty), unwrap: quote!(.value) }
         })
         .collect();
     wire.sort_by_key(|w| w.tag);
@@ -353,9 +358,21 @@ fn seq_body(
             reads.push(read_gap(from, Some(w.tag)));
         }
         let (slot, read) = (&w.slot, w.read_from_seq(private));
+        // A field the writer never leaves out (neither an `Option` nor
+        // `omit_default`) is never a gap: a nil there is its value when
+        // its type reads one from nil (`()`, a unit struct, `Value::Nil`).
+        let nil = match w.always_written {
+            true => {
+                let (read_ty, unwrap) = (&w.read_ty, &w.unwrap);
+                let unwrap = (!unwrap.is_empty()).then(|| quote!(.map(|__w| __w #unwrap)));
+                quote!(#private::Some(#private::None) => #slot = #private::from_nil::<#read_ty>() #unwrap,)
+            }
+            false => quote!(),
+        };
         reads.push(quote! {
             match #read {
                 #private::None => break '__read,
+                #nil
                 #private::Some(__value) => #slot = __value,
             }
         });
