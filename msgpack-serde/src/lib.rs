@@ -124,7 +124,7 @@ pub use value::{from_value, to_value};
 /// | `#[msgpack(tag = N)]` | the field number; required on every field of a named struct (tuple struct fields default to their position) |
 /// | `#[msgpack(rename = "name")]` | the name in human-readable formats |
 /// | `#[msgpack(default)]`, `#[msgpack(default = "path")]` | absent takes `Default::default()` or `path()` |
-/// | `#[msgpack(omit_default)]` | leave the field out when it equals its default |
+/// | `#[msgpack(omit_default)]` | leave the field out when it equals its default (by `==`: a float's `-0.0` equals `0.0`, so it is left out and reads back as `0.0`) |
 /// | `#[msgpack(skip)]` | never written; read as its default |
 /// | `#[msgpack(with = "module")]` | serialize and deserialize through `module`, as serde's `with` |
 /// | `#[msgpack(unknown)]` | on a field of type [`UnknownFields`]: collects unknown tags and writes them back |
