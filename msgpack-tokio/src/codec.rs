@@ -77,8 +77,9 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 << 20;
 /// a value cut off by the end of what has arrived is framed, as its bytes
 /// come; one of up to 16 KiB is then decoded where it lies once the rest
 /// has arrived, without framing the rest. Whenever the codec waits for
-/// more bytes, it leaves the read buffer at least 8 KiB of room, so each
-/// read can take that much (`FramedRead` alone asks for one byte of room).
+/// more bytes, it gives the read buffer up to 8 KiB of room, so that a
+/// read can take that much (`FramedRead` alone asks for one byte of
+/// room).
 ///
 /// # Errors end the stream
 ///
@@ -99,6 +100,9 @@ pub struct MsgPackCodec<Enc, Dec> {
     scanned: usize,
     /// The length of the last value decoded.
     last_len: usize,
+    /// The room the read buffer is given whenever the codec waits for
+    /// bytes (see [`make_read_room`]).
+    read_room: usize,
     /// Where the error that ended the stream was.
     failed: Option<Option<usize>>,
     /// What the encoder serializes into before copying to the buffer.
@@ -132,6 +136,7 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
             started: false,
             scanned: 0,
             last_len: 0,
+            read_room: READ_ROOM,
             failed: None,
             scratch: Vec::new(),
             #[cfg(test)]
@@ -227,6 +232,14 @@ impl<Enc, Dec> MsgPackCodec<Enc, Dec> {
         self.max_frame_len
     }
 
+    /// No room made for reads: for a reader that reads no more than
+    /// [`least_needed`](Self::least_needed) at a time, which room past
+    /// that would never serve.
+    pub(crate) fn without_read_room(mut self) -> Self {
+        self.read_room = 0;
+        self
+    }
+
     /// The fewest bytes that can end the value being decoded.
     pub(crate) fn least_needed(&self) -> usize {
         self.framer.least_needed()
@@ -277,6 +290,7 @@ impl<Enc, Dec> Clone for MsgPackCodec<Enc, Dec> {
             started: self.started,
             scanned: self.scanned,
             last_len: self.last_len,
+            read_room: self.read_room,
             failed: self.failed,
             scratch: Vec::new(),
             #[cfg(test)]
@@ -333,19 +347,28 @@ const SCRATCH_KEPT: usize = 64 << 10;
 /// The room the read buffer has for the next read whenever the codec
 /// waits for more bytes: 8 KiB, as `FramedRead` starts with and as std's
 /// and tokio's `BufReader` read.
-pub(crate) const READ_ROOM: usize = 8 << 10;
+const READ_ROOM: usize = 8 << 10;
 
-/// Gives `src` at least [`READ_ROOM`] bytes of room past its end.
-/// `FramedRead` reserves only one byte before it reads, so its read gets
-/// whatever the buffer's allocation has left past the bytes it holds, often
-/// a few hundred bytes once frames have been cut from it, and a busy
-/// stream took several reads (system calls) where one would do. Nothing
-/// here follows a length a header declares: the buffer grows with the
-/// bytes that arrive, never ahead of them.
+/// Less room than this past the buffer's bytes and the codec allocates
+/// (`reserve`), even while frames cut from the buffer share its memory:
+/// each allocation then serves at least `READ_ROOM - LEAST_READ_ROOM`
+/// bytes, so held frames pin at most 8/7 of the bytes they came in.
+const LEAST_READ_ROOM: usize = 1 << 10;
+
+/// Gives `src` up to `room` bytes of room past its end. `FramedRead`
+/// reserves only one byte before it reads, so its read gets whatever the
+/// buffer's allocation has left past the bytes it holds (2,192 of them in
+/// this crate's test), and a busy stream takes two reads (system calls)
+/// where one would do. The room comes from the buffer's own allocation
+/// when nothing else holds a part of it (`try_reclaim`), and from a new
+/// one only when less than [`LEAST_READ_ROOM`] is left, as `FramedRead`
+/// would allocate once the buffer is full. No length a header declares
+/// is reserved ahead of its bytes.
 #[inline]
-fn make_read_room(src: &mut BytesMut) {
-    if src.capacity() - src.len() < READ_ROOM {
-        src.reserve(READ_ROOM);
+fn make_read_room(src: &mut BytesMut, room: usize) {
+    let left = src.capacity() - src.len();
+    if left < room && !src.try_reclaim(room) && left < LEAST_READ_ROOM {
+        src.reserve(room);
     }
 }
 
@@ -419,7 +442,7 @@ impl<Enc, Dec: DeserializeOwned + 'static> MsgPackCodec<Enc, Dec> {
     ) -> Result<()> {
         *out = self.decode_framed(src, mode)?;
         if out.is_none() {
-            make_read_room(src);
+            make_read_room(src, self.read_room);
         }
         Ok(())
     }

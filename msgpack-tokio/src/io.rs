@@ -66,7 +66,8 @@ where
     };
     let mut codec = MsgPackCodec::<(), T>::new()
         .with_limits(limits.max_bytes(usize::MAX))
-        .with_max_frame_len(max_len);
+        .with_max_frame_len(max_len)
+        .without_read_room();
     let mut buffer = BytesMut::new();
     loop {
         let want = codec.least_needed().min(READ_CHUNK);

@@ -273,3 +273,38 @@ fn a_whole_value_past_the_frame_limit_is_refused_before_it_is_decoded() {
     assert_eq!(error.to_string(), message, "Value");
     assert!(usage.total <= BASE, "Value: {usage:?}");
 }
+
+/// A peer that sends one small message a read while every frame it sent
+/// is kept (handlers still running, answers not yet taken): the frames
+/// share the read buffer's memory, which the codec's room for the next
+/// read must not multiply. 10,000 messages of 11 bytes, read one at a
+/// time, through `FramedRead`'s steps (one byte reserved, then the read).
+#[test]
+fn frames_kept_while_small_messages_arrive_pin_no_more_than_their_bytes() {
+    let message = [
+        0x94, 0x00, 0x01, 0xa4, b'e', b'c', b'h', b'o', 0x92, 0x01, 0x02,
+    ];
+    let (frames, usage) = measure(|| {
+        let mut codec =
+            MsgPackCodec::<(), Bytes>::new().with_limits(msgpack_serde::Limits::unlimited());
+        let mut buffer = BytesMut::with_capacity(8 << 10);
+        let mut frames = Vec::with_capacity(10_000);
+        for _ in 0..10_000 {
+            buffer.reserve(1);
+            buffer.extend_from_slice(&message);
+            while let Some(frame) = codec.decode(&mut buffer).unwrap() {
+                frames.push(frame);
+            }
+        }
+        frames
+    });
+    assert_eq!(frames.len(), 10_000);
+    let received = 10_000 * message.len();
+    // The frames' own vector (10,000 `Bytes`), what arrived, and a seventh
+    // more for the room each allocation had left when it was given up.
+    let kept = 10_000 * std::mem::size_of::<Bytes>();
+    assert!(
+        usage.peak <= kept + received + received / 7 + BASE,
+        "{usage:?} for {received} bytes received"
+    );
+}
