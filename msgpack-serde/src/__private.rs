@@ -342,14 +342,15 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for NilOrVisitor<T> {
     }
 }
 
-/// `T` read from nil, if it reads one (`()`, a unit struct, `Value::Nil`):
-/// a nil in a tag-indexed array where the writer never leaves a gap is
-/// the field's value. Out of line and cold: the field reads that call it
-/// are inlined, and nil is seldom there.
+/// `T` read from nil by our deserializer, if it reads one (`()`, a unit
+/// struct, `Value`, a newtype of one): a nil in a tag-indexed array where
+/// the writer never leaves a gap is the field's value. Out of line and
+/// cold: the field reads that call it are inlined, and nil is seldom
+/// there.
 #[cold]
 #[inline(never)]
 pub fn from_nil<'de, T: Deserialize<'de>>() -> Option<T> {
-    T::deserialize(de::value::UnitDeserializer::<de::value::Error>::new()).ok()
+    crate::from_slice(&[msgpack_core::marker::NIL]).ok()
 }
 
 /// A value read and thrown away: an unknown field, a gap. serde's

@@ -993,6 +993,13 @@ fn a_field_always_written_reads_its_nil_back_in_array_form() {
     #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
     struct Empty;
 
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    struct Wrapped(msgpack_serde::Value);
+
+    fn five() -> Option<u8> {
+        Some(5)
+    }
+
     #[derive(MsgPack, Debug, PartialEq, Clone)]
     #[msgpack(array)]
     struct Nils {
@@ -1005,6 +1012,11 @@ fn a_field_always_written_reads_its_nil_back_in_array_form() {
         #[msgpack(tag = 3)]
         maybe: Option<u8>,
         #[msgpack(tag = 4)]
+        wrapped: Wrapped,
+        // Absent reads as `five()`, so `None` is written, as nil.
+        #[msgpack(tag = 5, default = "five")]
+        capped: Option<u8>,
+        #[msgpack(tag = 6)]
         count: u8,
     }
 
@@ -1013,17 +1025,20 @@ fn a_field_always_written_reads_its_nil_back_in_array_form() {
         value: msgpack_serde::Value::Nil,
         empty: Empty,
         maybe: None,
+        wrapped: Wrapped(msgpack_serde::Value::Nil),
+        capped: None,
         count: 1,
     };
     let bytes = msgpack_serde::to_vec(&nils).unwrap();
-    assert_eq!(bytes, [0x95, 0xc0, 0xc0, 0xc0, 0xc0, 0x01]);
+    assert_eq!(bytes, [0x97, 0xc0, 0xc0, 0xc0, 0xc0, 0xc0, 0xc0, 0x01]);
     assert_eq!(msgpack_serde::from_slice::<Nils>(&bytes).unwrap(), nils);
 
     // A nil where the type reads none is still a gap, so a missing field.
-    let error =
-        msgpack_serde::from_slice::<Nils>(&[0x95, 0xc0, 0xc0, 0xc0, 0xc0, 0xc0]).unwrap_err();
+    let mut gap = bytes.clone();
+    gap[7] = 0xc0;
+    let error = msgpack_serde::from_slice::<Nils>(&gap).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "missing field `count` (tag 4) at offset 0"
+        "missing field `count` (tag 6) at offset 0"
     );
 }

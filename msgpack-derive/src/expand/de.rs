@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::parse_quote;
 use syn::spanned::Spanned;
 
-use super::{omits_default, whole};
+use super::{always_written, omits_default, whole};
 use crate::attr::{Container, Data, Field, FieldDefault, Style, Variant};
 
 /// The container's generics with `'de` in front: `'de: 'a` for each of
@@ -130,9 +130,9 @@ fn slot(index: usize) -> syn::Ident {
 /// build code each need of it.
 struct WireField<'a> {
     field: &'a Field<'a>,
-    /// Whether the writer writes the field whatever its value: it is
-    /// neither an `Option` (nil when `None`) nor `omit_default` (left out
-    /// when default).
+    /// Whether the writer writes the field whatever its value
+    /// ([`always_written`]): in an array, a nil there is its value when
+    /// its type reads one, not a gap.
     always_written: bool,
     /// The `Option` local holding the value until the struct is built.
     slot: syn::Ident,
@@ -245,7 +245,7 @@ fn wire_fields<'a>(
         .map(|(i, field)| {
             let ty = field.ty;
             let slot = slot(i);
-            let always_written = !field.is_option() && !omits_default(cont, field);
+            let always_written = always_written(cont, field);
             let Some(with) = &field.attrs.with else {
                 return WireField { field, always_written, slot, tag: field.tag(), read_ty: quote!(#ty), unwrap: quote!() };
             };
@@ -358,9 +358,9 @@ fn seq_body(
             reads.push(read_gap(from, Some(w.tag)));
         }
         let (slot, read) = (&w.slot, w.read_from_seq(private));
-        // A field the writer never leaves out (neither an `Option` nor
-        // `omit_default`) is never a gap: a nil there is its value when
-        // its type reads one from nil (`()`, a unit struct, `Value::Nil`).
+        // A field the writer never leaves out is never a gap: a nil there
+        // is its value when its type reads one from nil (`()`, a unit
+        // struct, `Value`).
         let nil = match w.always_written {
             true => {
                 let (read_ty, unwrap) = (&w.read_ty, &w.unwrap);

@@ -11,7 +11,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::parse_quote;
 
-use crate::attr::{Container, Field};
+use crate::attr::{Container, Field, FieldDefault};
 
 /// Everything the derive emits, in an anonymous const so helper names
 /// stay private.
@@ -78,6 +78,15 @@ pub fn expand_stubs(
 /// Whether an absent-equals-default field is left out when it is default.
 pub(crate) fn omits_default(cont: &Container<'_>, field: &Field<'_>) -> bool {
     field.attrs.omit_default.is_some() || cont.attrs.omit_default
+}
+
+/// Whether the writer writes `field` whatever its value: it is not
+/// `omit_default`, and it is not an `Option` left out when `None` (one with
+/// `default = "path"` is written, `None` as nil, since absent reads as
+/// `path()`).
+pub(crate) fn always_written(cont: &Container<'_>, field: &Field<'_>) -> bool {
+    !omits_default(cont, field)
+        && (!field.is_option() || matches!(field.attrs.default, FieldDefault::Path(_)))
 }
 
 /// `generics` with `bound` on every type parameter.

@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::parse_quote;
 use syn::spanned::Spanned;
 
-use super::{bounded, omits_default, with_borrow};
+use super::{always_written, bounded, with_borrow};
 use crate::attr::{Container, Data, Field, FieldDefault, Style, Variant};
 
 pub fn expand(cont: &Container<'_>) -> TokenStream {
@@ -137,17 +137,17 @@ pub(super) fn presence(
     let krate = &cont.attrs.crate_path;
     let ty = field.ty;
     let span = ty.span();
-    match (&field.attrs.default, omits_default(cont, field)) {
-        (FieldDefault::Path(path), true) => quote_spanned! {span=>
+    if always_written(cont, field) {
+        return quote!(true);
+    }
+    match &field.attrs.default {
+        FieldDefault::Path(path) => quote_spanned! {span=>
             !#krate::__private::omit_default_with::<#ty>(#path).is_default(#value)
         },
-        // Absent reads as `path()`, which may not be `None`.
-        (FieldDefault::Path(_), false) => quote!(true),
         _ if field.is_option() => quote!((#value).is_some()),
-        (_, true) => quote_spanned! {span=>
+        _ => quote_spanned! {span=>
             !#krate::__private::omit_default::<#ty>().is_default(#value)
         },
-        (_, false) => quote!(true),
     }
 }
 
