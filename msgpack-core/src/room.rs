@@ -30,9 +30,12 @@ use alloc::vec::Vec;
 #[derive(Debug)]
 pub struct Room<'a> {
     vec: &'a mut Vec<u8>,
-    /// Where `vec`'s length ends: the room starts here. Kept apart from
-    /// the vector so that writes need not reload it from the vector
-    /// (the compiler cannot tell they do not change it).
+    /// Where `vec`'s length ends, whenever `reserved > 0`: the room starts
+    /// here. Kept apart from the vector so that writes need not reload it
+    /// from the vector (the compiler cannot tell they do not change it).
+    /// With `reserved == 0` (after a panic caught in `with_vec` or in a
+    /// reservation) it may be stale; no write uses it before the room
+    /// grows, which sets it again.
     base: *mut u8,
     /// Bytes written past `base`, all of them initialized.
     written: usize,
