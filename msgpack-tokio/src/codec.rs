@@ -357,9 +357,8 @@ const LEAST_READ_ROOM: usize = 1 << 10;
 
 /// Gives `src` up to `room` bytes of room past its end. `FramedRead`
 /// reserves only one byte before it reads, so its read gets whatever the
-/// buffer's allocation has left past the bytes it holds (2,192 of them in
-/// this crate's test), and a busy stream takes two reads (system calls)
-/// where one would do. The room comes from the buffer's own allocation
+/// buffer's allocation has left past the bytes it holds, and a busy
+/// stream takes two reads (system calls) where one would do. The room comes from the buffer's own allocation
 /// when nothing else holds a part of it (`try_reclaim`), and from a new
 /// one only when less than [`LEAST_READ_ROOM`] is left, as `FramedRead`
 /// would allocate once the buffer is full. No length a header declares
