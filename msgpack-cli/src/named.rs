@@ -6,7 +6,8 @@
 //!
 //! Tags no field or variant has stay under their number, as the string
 //! `"#N"`, both ways. A struct read from an array (`#[msgpack(array)]`)
-//! becomes a map of its present positions, and back. What the Rust types
+//! becomes a map of its present positions (nil a gap, but where
+//! [`FieldDef::nil_is_value`]), and back. What the Rust types
 //! would not read is an error: a value of another type, an integer out
 //! of its type's range, a required field absent, a field twice.
 
@@ -367,17 +368,23 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                 let start = self.reader.position();
                 self.token()?;
                 let mut seen = Vec::new();
-                // Nil is a gap: only the present positions are entries.
+                // Nil is a gap, unless it is the value of a field the
+                // writer never leaves out: only present positions are
+                // entries.
+                let types = &self.doc.types;
+                let gap = |tag: u64, nil: bool| {
+                    nil && !fields.iter().any(|f| f.tag == tag && f.nil_is_value(types))
+                };
                 let mut scan = self.reader.clone();
                 let mut present = 0u32;
-                for _ in 0..len {
-                    present += u32::from(scan.peek_byte() != Ok(0xc0));
+                for tag in 0..u64::from(len) {
+                    present += u32::from(!gap(tag, scan.peek_byte() == Ok(0xc0)));
                     scan.skip().map_err(|error| self.fail(error.kind()))?;
                 }
                 self.write(Token::Map(present));
                 for tag in 0..u64::from(len) {
                     let at = self.reader.position();
-                    if self.reader.peek_byte() == Ok(0xc0) {
+                    if gap(tag, self.reader.peek_byte() == Ok(0xc0)) {
                         self.reader
                             .skip()
                             .map_err(|error| self.fail(error.kind()))?;

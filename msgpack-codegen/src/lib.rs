@@ -45,7 +45,7 @@ mod typescript;
 
 use std::fmt;
 
-use msgpack_serde::schema::{Payload, SchemaDocument, Shape, TypeDef};
+use msgpack_serde::schema::{FieldDef, Layout, Payload, SchemaDocument, Shape, TypeDef};
 
 pub use json_schema::json_schema;
 
@@ -146,6 +146,19 @@ pub fn generate(doc: &SchemaDocument, language: Language, origin: &str) -> Resul
         Language::TypeScript => typescript::generate(doc, origin),
         Language::Python => python::generate(doc, origin),
     }
+}
+
+/// `Some` for an `#[msgpack(array)]` struct: the tags of its fields whose
+/// nil is their value, not a gap ([`FieldDef::nil_is_value`]); `None` for
+/// a map struct.
+fn array_nils(doc: &SchemaDocument, fields: &[FieldDef], layout: Layout) -> Option<Vec<u64>> {
+    (layout == Layout::Array).then(|| {
+        fields
+            .iter()
+            .filter(|f| f.nil_is_value(&doc.types))
+            .map(|f| f.tag)
+            .collect()
+    })
 }
 
 /// Refuses what no language can read: a root or a named type not in the

@@ -292,16 +292,18 @@ function readTuple(value: unknown, at: string, len: number): unknown[] {
 const ARRAY_UNKNOWN_GAP = 64n;
 
 /** A struct's fields by tag (its decimal digits), from a map or, for a
- * tag-indexed array, an array (where nil marks a gap). An array struct
+ * tag-indexed array, an array (where nil marks a gap, except at `nils`:
+ * the tags of fields always written whose type reads nil, where nil is
+ * the value). An array struct
  * that keeps unknown fields (`known`, its tags) keeps from a map what
  * Rust keeps: an unknown tag no farther than `ARRAY_UNKNOWN_GAP` past its
  * largest (the entry `0xcf <2^40> 0x01` would write back as 2^40 nils),
  * and not nil (a gap in the array it writes). */
-function fieldsOf(value: unknown, at: string, array: boolean, known?: string[]): Map<string, unknown> {
+function fieldsOf(value: unknown, at: string, array: boolean, known?: string[], nils?: string[]): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (array && Array.isArray(value)) {
     value.forEach((v, i) => {
-      if (v !== null) out.set(String(i), v);
+      if (v !== null || nils?.includes(String(i))) out.set(String(i), v);
     });
     return out;
   }

@@ -5,11 +5,11 @@
 use std::fmt::Write as _;
 
 use msgpack_serde::schema::{
-    FieldDef, Layout, Payload, Presence, SchemaDocument, Shape, TypeDef, VariantDef,
+    FieldDef, Payload, Presence, SchemaDocument, Shape, TypeDef, VariantDef,
 };
 
 use crate::names::pascal;
-use crate::Error;
+use crate::{array_nils, Error};
 
 pub(crate) const PRELUDE: &str = include_str!("prelude.py");
 
@@ -57,7 +57,7 @@ pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
                     &mut out,
                     name,
                     fields,
-                    *layout,
+                    array_nils(doc, fields, *layout).as_deref(),
                     *unknown,
                     "from_msgpack",
                     "to_msgpack",
@@ -287,20 +287,18 @@ fn member_shape(field: &FieldDef) -> &Shape {
 }
 
 /// The dataclass fields, the `from` static method and the `to` method.
+/// `array`: `Some` for an array struct, with the tags where nil is a value.
 fn struct_body(
     out: &mut String,
     name: &str,
     fields: &[FieldDef],
-    layout: Layout,
+    array: Option<&[u64]>,
     unknown: bool,
     from: &str,
     to: &str,
 ) -> Result<(), Error> {
-    let array = if layout == Layout::Array {
-        "True"
-    } else {
-        "False"
-    };
+    let nils = array.unwrap_or_default();
+    let array = if array.is_some() { "True" } else { "False" };
     let mut args = Vec::new();
     for field in fields {
         let attr = attribute(name, &field.name)?;
@@ -362,11 +360,15 @@ fn struct_body(
     );
     // An array struct keeping unknown fields keeps from a map what Rust does.
     let known = python_tuple(fields.iter().map(|f| f.tag.to_string()));
-    let keeps = if layout == Layout::Array && unknown {
+    let mut keeps = if array == "True" && unknown {
         format!(", {known}")
     } else {
         String::new()
     };
+    if !nils.is_empty() {
+        let nils = python_tuple(nils.iter().map(u64::to_string));
+        keeps.push_str(&format!(", nils={nils}"));
+    }
     let _ = writeln!(out, "        fields = _fields(obj, at, {array}{keeps})");
     if args.is_empty() {
         let _ = writeln!(out, "        return {name}()");
@@ -584,7 +586,7 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
                     out,
                     &class,
                     fields,
-                    Layout::Map,
+                    None,
                     false,
                     "from_payload",
                     "payload_msgpack",

@@ -5,11 +5,11 @@
 use std::fmt::Write as _;
 
 use msgpack_serde::schema::{
-    FieldDef, Layout, Payload, Presence, SchemaDocument, Shape, TypeDef, VariantDef,
+    FieldDef, Payload, Presence, SchemaDocument, Shape, TypeDef, VariantDef,
 };
 
 use crate::names::pascal;
-use crate::Error;
+use crate::{array_nils, Error};
 
 pub(crate) const PRELUDE: &str = concat!(
     include_str!("prelude.ts"),
@@ -37,7 +37,13 @@ pub fn generate(doc: &SchemaDocument, origin: &str) -> Result<String, Error> {
                 unknown,
                 ..
             } => {
-                write_struct(&mut out, name, fields, *layout, *unknown);
+                write_struct(
+                    &mut out,
+                    name,
+                    fields,
+                    array_nils(doc, fields, *layout).as_deref(),
+                    *unknown,
+                );
             }
             TypeDef::Enum { variants, .. } => write_enum(&mut out, name, variants),
         }
@@ -207,8 +213,16 @@ fn member_shape(field: &FieldDef) -> &Shape {
     }
 }
 
-fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layout, unknown: bool) {
-    let array = layout == Layout::Array;
+/// `array`: `Some` for an array struct, with the tags where nil is a value.
+fn write_struct(
+    out: &mut String,
+    name: &str,
+    fields: &[FieldDef],
+    array: Option<&[u64]>,
+    unknown: bool,
+) {
+    let nils = array.unwrap_or_default();
+    let array = array.is_some();
     let _ = writeln!(out, "export interface {name} {{");
     for field in fields {
         let optional = if field.presence == Presence::Optional {
@@ -246,11 +260,18 @@ fn write_struct(out: &mut String, name: &str, fields: &[FieldDef], layout: Layou
     let known: Vec<String> = fields.iter().map(|f| quote(&f.tag.to_string())).collect();
     let known = format!("[{}]", known.join(", "));
     // An array struct keeping unknown fields keeps from a map what Rust does.
-    let keeps = if array && unknown {
+    let mut keeps = if array && unknown {
         format!(", {known}")
     } else {
         String::new()
     };
+    if !nils.is_empty() {
+        let nils: Vec<String> = nils.iter().map(|tag| quote(&tag.to_string())).collect();
+        if keeps.is_empty() {
+            keeps.push_str(", undefined");
+        }
+        keeps.push_str(&format!(", [{}]", nils.join(", ")));
+    }
     let _ = writeln!(out, "  const fields = fieldsOf(value, at, {array}{keeps});");
     let _ = writeln!(out, "  const out: {name} = {{");
     for field in fields.iter().filter(|f| f.presence != Presence::Optional) {
@@ -530,6 +551,6 @@ fn write_enum(out: &mut String, name: &str, variants: &[VariantDef]) {
     let _ = writeln!(out, "}}");
     for (payload, fields) in payload_structs {
         out.push('\n');
-        write_struct(out, &payload, fields, Layout::Map, false);
+        write_struct(out, &payload, fields, None, false);
     }
 }

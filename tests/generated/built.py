@@ -124,7 +124,13 @@ class Values:
             status=self.pick(list(everything.Status)),
             figure=self.figure(),
             point=everything.Point(
-                x=self.i32(), y=self.i32(), z=self.optional(self.i32), unknown_fields=self.unknown(4, 8)
+                x=self.i32(),
+                y=self.i32(),
+                z=self.optional(self.i32),
+                ping=everything.Ping(),
+                note=self.optional(self.simple),
+                hint=self.optional(self.i32),
+                unknown_fields=self.unknown(4, 8),
             ),
             tree=self.optional(lambda: self.node(2)),
             pair=(self.ranged(-32768, 32767), self.text()),
@@ -190,8 +196,9 @@ def meant_fields(value: Any) -> dict[str, Any]:
         item = getattr(value, member.name)
         if member.name == "unknown_fields":
             out.update(meant(item))
-        elif item is not None:
-            # A tuple struct's `_0` is its field `0`.
+        elif item is not None or member.default is not None:
+            # Nil is left out only where the field is an `Option` (whose
+            # default is None). A tuple struct's `_0` is its field `0`.
             out[member.name.removeprefix("_")] = meant(item)
     return out
 

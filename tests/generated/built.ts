@@ -124,7 +124,7 @@ class Values {
       at: this.timestamp(),
       status: this.pick<everything.Status>(["Active", "on_hold", "Unknown"]),
       figure: this.figure(),
-      point: { x: this.i32(), y: this.i32() },
+      point: { x: this.i32(), y: this.i32(), ping: {}, note: this.bool() ? null : this.simple(), hint: this.bool() ? null : this.i32() },
       pair: [this.ranged(-32768, 32767), this.text()],
       extra: this.simple(),
       labels: this.array(3, () => this.text()),
@@ -210,7 +210,7 @@ export function built(count: number, seed: number): string[] {
   for (let i = 0; i < count; i++) {
     const value = values.everything();
     // A unit struct is `{}` here and `null` in JSON.
-    const meant = json({ ...value, ping: null });
+    const meant = json({ ...value, ping: null, point: { ...value.point, ping: null } });
     lines.push(`built_everything ${hex(everything.encodeEverything(value))} ${meant}`);
   }
   for (let i = 0; i < count; i++) {

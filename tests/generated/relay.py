@@ -207,7 +207,7 @@ def main() -> None:
         ("built_error_range", lambda: everything.packb(everything.FigurePolygon(sides=300).to_msgpack())),
         (
             "built_error_known",
-            lambda: everything.packb(everything.Point(x=1, y=2, unknown_fields={1: "again"}).to_msgpack()),
+            lambda: everything.packb(everything.Point(x=1, y=2, ping=everything.Ping(), note=None, unknown_fields={1: "again"}).to_msgpack()),
         ),
     ]
     for kind, write in refused:

@@ -1041,4 +1041,15 @@ fn a_field_always_written_reads_its_nil_back_in_array_form() {
         error.to_string(),
         "missing field `count` (tag 6) at offset 0"
     );
+
+    // The schema document carries the same rule for readers elsewhere
+    // (`msgpack --schema`, the generated TypeScript and Python). `maybe`
+    // reads nil too, but as a gap: it is left out when `None`.
+    use msgpack_serde::schema::{Schema, TypeDef};
+    let doc = Nils::schema();
+    let TypeDef::Struct { fields, .. } = &doc.types["Nils"] else {
+        panic!("not a struct")
+    };
+    let nil_is_value: Vec<bool> = fields.iter().map(|f| f.nil_is_value(&doc.types)).collect();
+    assert_eq!(nil_is_value, [true, true, true, false, true, true, false]);
 }

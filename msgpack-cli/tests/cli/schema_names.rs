@@ -356,3 +356,45 @@ fn encode_refuses_a_tag_too_far_for_an_array() {
         near
     );
 }
+
+/// In an array struct, nil is a gap, except at a field always written
+/// whose type reads nil (`Value`, an `Option` with `default = "path"`, a
+/// unit struct): there it is the value, as Rust's derive reads it.
+#[test]
+fn nil_in_an_array_is_the_value_of_a_field_always_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("row.json");
+    std::fs::write(
+        &schema,
+        r#"{"root":"Row","types":{
+          "Row":{"kind":"struct","layout":"array","fields":[
+            {"name":"id","tag":0,"shape":"u8","presence":"required"},
+            {"name":"note","tag":1,"shape":{"optional":"str"},"presence":"optional"},
+            {"name":"extra","tag":2,"shape":"value","presence":"required"},
+            {"name":"hint","tag":3,"shape":{"optional":"i32"},"presence":"default","default":"05"},
+            {"name":"mark","tag":4,"shape":{"named":"Mark"},"presence":"required"},
+            {"name":"count","tag":5,"shape":"u8","presence":"default","default":"00"}]},
+          "Mark":{"kind":"struct","layout":"map","fields":[],"unit":true}}}"#,
+    )
+    .unwrap();
+    let schema = schema.to_str().unwrap();
+    // [7, nil, nil, nil, nil, nil]
+    let row = b"\x96\x07\xc0\xc0\xc0\xc0\xc0";
+    let json = ok_text(&["decode", "--schema", schema], row);
+    assert_eq!(
+        json,
+        "{\"id\":7,\"extra\":null,\"hint\":null,\"mark\":null}\n"
+    );
+    // Written back without the gaps: `count` and `note` were absent.
+    assert_eq!(
+        ok(&["encode", "--schema", schema], json.as_bytes()),
+        b"\x95\x07\xc0\xc0\xc0\xc0"
+    );
+    // Where a required field's type does not read nil, nil is still a gap.
+    fails(
+        &["decode", "--schema", schema],
+        b"\x95\xc0\xc0\xc0\xc0\xc0",
+        1,
+        "Row: missing field `id` (tag 0) at offset 0, at $",
+    );
+}

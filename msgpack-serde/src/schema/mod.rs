@@ -275,6 +275,45 @@ pub struct FieldDef {
     pub default: Option<Vec<u8>>,
 }
 
+impl FieldDef {
+    /// Whether a nil at this field's position in an [`Layout::Array`]
+    /// struct is the field's value rather than a gap: the writer never
+    /// leaves the field out (it is not `omit_default`, and not
+    /// [`Presence::Optional`], which is left out when `None`), and its
+    /// shape reads nil ([`Shape::Value`], [`Shape::Optional`], a unit
+    /// struct, or a type without a schema, such as `()`). `types` are the
+    /// document's, where a [`Shape::Named`] is looked up.
+    ///
+    /// ```
+    /// use msgpack_serde::schema::{Schema, TypeDef};
+    /// use msgpack_serde::{MsgPack, Value};
+    ///
+    /// #[derive(MsgPack)]
+    /// #[msgpack(array)]
+    /// struct Row {
+    ///     #[msgpack(tag = 0)] id: u32,
+    ///     #[msgpack(tag = 1)] note: Option<String>,
+    ///     #[msgpack(tag = 2)] extra: Value,
+    /// }
+    ///
+    /// let doc = Row::schema();
+    /// let TypeDef::Struct { fields, .. } = &doc.types["Row"] else { panic!("not a struct") };
+    /// let nil_is_value: Vec<bool> = fields.iter().map(|f| f.nil_is_value(&doc.types)).collect();
+    /// assert_eq!(nil_is_value, [false, false, true]);
+    /// // The array `[7, nil, nil]`: `note` is `None` (a gap), `extra` is `Value::Nil`.
+    /// ```
+    pub fn nil_is_value(&self, types: &BTreeMap<String, TypeDef>) -> bool {
+        let reads_nil = match &self.shape {
+            Shape::Value | Shape::Optional(_) | Shape::Other(_) => true,
+            Shape::Named(name) => {
+                matches!(types.get(name), Some(TypeDef::Struct { unit: true, .. }))
+            }
+            _ => false,
+        };
+        reads_nil && !self.omit_default && self.presence != Presence::Optional
+    }
+}
+
 /// [`FieldDef::default`] as a hex string.
 mod hex {
     use serde::de::Error;

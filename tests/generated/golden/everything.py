@@ -510,15 +510,18 @@ unknown field read from a map, as Rust's derive does: written back, a kept
 field sits at its tag's position with nil before it."""
 
 
-def _fields(value: Any, at: str, array: bool, known: tuple[int, ...] | None = None) -> dict[int, Any]:
+def _fields(
+    value: Any, at: str, array: bool, known: tuple[int, ...] | None = None, nils: tuple[int, ...] = ()
+) -> dict[int, Any]:
     """A struct's fields by tag, from a map or, for a tag-indexed array, an
-    array (where nil marks a gap). An array struct that keeps unknown
-    fields (`known`, its tags) keeps from a map what Rust keeps: an unknown
-    tag no farther than `_ARRAY_UNKNOWN_GAP` past its largest (the entry
-    `0xcf <2^40> 0x01` would write back as 2^40 nils), and not nil (a gap
-    in the array it writes)."""
+    array (where nil marks a gap, except at `nils`: the tags of fields
+    always written whose type reads nil, where nil is the value). An array
+    struct that keeps unknown fields (`known`, its tags) keeps from a map
+    what Rust keeps: an unknown tag no farther than `_ARRAY_UNKNOWN_GAP`
+    past its largest (the entry `0xcf <2^40> 0x01` would write back as
+    2^40 nils), and not nil (a gap in the array it writes)."""
     if array and _is_array(value):
-        return {i: v for i, v in enumerate(value) if v is not None}
+        return {i: v for i, v in enumerate(value) if v is not None or i in nils}
     if not isinstance(value, dict):
         return _fail(at, "an array or a map" if array else "a map", value)  # type: ignore[no-any-return]
     for tag in value:
@@ -952,16 +955,22 @@ class Point:
     x: int
     y: int
     z: int | None = None
+    ping: Ping
+    note: Any
+    hint: int | None = field(default_factory=lambda: _optional(_i32)(_from_hex("05"), "Point.hint"))
     unknown_fields: dict[int, Any] = field(default_factory=dict)
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Point") -> Point:
-        fields = _fields(obj, at, True, (0, 1, 3))
+        fields = _fields(obj, at, True, (0, 1, 3, 8, 9, 10), nils=(8, 9, 10))
         return Point(
             x=_required(fields, 0, "x", _i32, at),
             y=_required(fields, 1, "y", _i32, at),
             z=_optional_field(fields, 3, _i32, f"{at}.z"),
-            unknown_fields=_unknown(fields, (0, 1, 3)),
+            ping=_required(fields, 8, "ping", Ping.from_msgpack, at),
+            note=_required(fields, 9, "note", _any, at),
+            hint=_defaulted(fields, 10, _optional(_i32), f"{at}.hint", lambda: _optional(_i32)(_from_hex("05"), f"{at}.hint")),
+            unknown_fields=_unknown(fields, (0, 1, 3, 8, 9, 10)),
         )
 
     def to_msgpack(self, at: str = "Point") -> Any:
@@ -970,7 +979,10 @@ class Point:
         entries.append((1, _i32(self.y, f"{at}.y")))
         if self.z is not None:
             entries.append((3, _i32(self.z, f"{at}.z")))
-        return _struct(entries, self.unknown_fields, True, (0, 1, 3), at)
+        entries.append((8, _w_named(Ping)(self.ping, f"{at}.ping")))
+        entries.append((9, _w(self.note, f"{at}.note")))
+        entries.append((10, _w_optional(_i32)(self.hint, f"{at}.hint")))
+        return _struct(entries, self.unknown_fields, True, (0, 1, 3, 8, 9, 10), at)
 
 
 class Status(enum.Enum):

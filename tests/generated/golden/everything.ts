@@ -298,16 +298,18 @@ function readTuple(value: unknown, at: string, len: number): unknown[] {
 const ARRAY_UNKNOWN_GAP = 64n;
 
 /** A struct's fields by tag (its decimal digits), from a map or, for a
- * tag-indexed array, an array (where nil marks a gap). An array struct
+ * tag-indexed array, an array (where nil marks a gap, except at `nils`:
+ * the tags of fields always written whose type reads nil, where nil is
+ * the value). An array struct
  * that keeps unknown fields (`known`, its tags) keeps from a map what
  * Rust keeps: an unknown tag no farther than `ARRAY_UNKNOWN_GAP` past its
  * largest (the entry `0xcf <2^40> 0x01` would write back as 2^40 nils),
  * and not nil (a gap in the array it writes). */
-function fieldsOf(value: unknown, at: string, array: boolean, known?: string[]): Map<string, unknown> {
+function fieldsOf(value: unknown, at: string, array: boolean, known?: string[], nils?: string[]): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (array && Array.isArray(value)) {
     value.forEach((v, i) => {
-      if (v !== null) out.set(String(i), v);
+      if (v !== null || nils?.includes(String(i))) out.set(String(i), v);
     });
     return out;
   }
@@ -1352,6 +1354,12 @@ export interface Point {
   "y": number;
   /** tag 3 */
   "z"?: number;
+  /** tag 8 */
+  "ping": Ping;
+  /** tag 9 */
+  "note": unknown;
+  /** tag 10 */
+  "hint": (number | null);
   /** The fields this version does not know, written back as they came. */
   $unknown?: UnknownFields;
 }
@@ -1361,14 +1369,17 @@ export function decodePoint(value: unknown): Point {
 }
 
 function read$Point(value: unknown, at: string): Point {
-  const fields = fieldsOf(value, at, true, ["0", "1", "3"]);
+  const fields = fieldsOf(value, at, true, ["0", "1", "3", "8", "9", "10"], ["8", "9", "10"]);
   const out: Point = {
     "x": required(fields, "0", "x", readI32, at),
     "y": required(fields, "1", "y", readI32, at),
+    "ping": required(fields, "8", "ping", read$Ping, at),
+    "note": required(fields, "9", "note", readAny, at),
+    "hint": defaulted(fields, "10", readOptional(readI32), `${at}.hint`, () => readOptional(readI32)(fromHex("05"), at)),
   };
   const f2 = optional(fields, "3", readI32, `${at}.z`);
   if (f2 !== undefined) out["z"] = f2;
-  const unknown = unknownOf(fields, ["0", "1", "3"]);
+  const unknown = unknownOf(fields, ["0", "1", "3", "8", "9", "10"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -1387,7 +1398,13 @@ function write$Point(w: MsgPackWriter, value: Point, at: string): void {
   entries.push([1, (w) => writeI32(w, f1, `${at}.y`)]);
   const f2 = value["z"];
   if (f2 !== undefined) entries.push([3, (w) => writeI32(w, f2, `${at}.z`)]);
-  writeStruct(w, entries, value.$unknown, true, ["0", "1", "3"], at);
+  const f3 = value["ping"];
+  entries.push([8, (w) => write$Ping(w, f3, `${at}.ping`)]);
+  const f4 = value["note"];
+  entries.push([9, (w) => writeAny(w, f4, `${at}.note`)]);
+  const f5 = value["hint"];
+  entries.push([10, (w) => writeOptional(writeI32)(w, f5, `${at}.hint`)]);
+  writeStruct(w, entries, value.$unknown, true, ["0", "1", "3", "8", "9", "10"], at);
 }
 
 export type Status =

@@ -510,15 +510,18 @@ unknown field read from a map, as Rust's derive does: written back, a kept
 field sits at its tag's position with nil before it."""
 
 
-def _fields(value: Any, at: str, array: bool, known: tuple[int, ...] | None = None) -> dict[int, Any]:
+def _fields(
+    value: Any, at: str, array: bool, known: tuple[int, ...] | None = None, nils: tuple[int, ...] = ()
+) -> dict[int, Any]:
     """A struct's fields by tag, from a map or, for a tag-indexed array, an
-    array (where nil marks a gap). An array struct that keeps unknown
-    fields (`known`, its tags) keeps from a map what Rust keeps: an unknown
-    tag no farther than `_ARRAY_UNKNOWN_GAP` past its largest (the entry
-    `0xcf <2^40> 0x01` would write back as 2^40 nils), and not nil (a gap
-    in the array it writes)."""
+    array (where nil marks a gap, except at `nils`: the tags of fields
+    always written whose type reads nil, where nil is the value). An array
+    struct that keeps unknown fields (`known`, its tags) keeps from a map
+    what Rust keeps: an unknown tag no farther than `_ARRAY_UNKNOWN_GAP`
+    past its largest (the entry `0xcf <2^40> 0x01` would write back as
+    2^40 nils), and not nil (a gap in the array it writes)."""
     if array and _is_array(value):
-        return {i: v for i, v in enumerate(value) if v is not None}
+        return {i: v for i, v in enumerate(value) if v is not None or i in nils}
     if not isinstance(value, dict):
         return _fail(at, "an array or a map" if array else "a map", value)  # type: ignore[no-any-return]
     for tag in value:

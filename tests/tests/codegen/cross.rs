@@ -144,8 +144,18 @@ fn input(clock: Clock) -> String {
     // no nil one (a gap).
     push(
         "point",
-        to_vec(&msgpack!({0: 1, 1: 2, 5: null, 6: "kept", 67: true, 68: "dropped", 1000: 7}))
+        to_vec(&msgpack!({0: 1, 1: 2, 5: null, 6: "kept", 8: null, 9: null, 67: true, 68: "dropped", 1000: 7}))
             .unwrap(),
+    );
+    // In an array, nil is a gap (`z`, tag 3, and unknown tag 5) except at
+    // a field always written whose type reads nil: `ping`, `note` and
+    // `hint` (an `Option` with `default = "five"`) are there, not absent.
+    push(
+        "point",
+        to_vec(&msgpack!([
+            1, 2, null, null, null, null, null, null, null, null, null
+        ]))
+        .unwrap(),
     );
     lines.join("\n") + "\n"
 }

@@ -20,6 +20,10 @@ fn three() -> u16 {
     3
 }
 
+fn five() -> Option<i32> {
+    Some(5)
+}
+
 /// Writes a `u16` with its bytes swapped: its default, 3, is 0x0300 on
 /// the wire, and the document says so.
 mod swapped {
@@ -170,6 +174,15 @@ pub struct Point {
     pub y: i32,
     #[msgpack(tag = 3)]
     pub z: Option<i32>,
+    /// Fields always written whose types read nil: a nil at their place
+    /// is their value, not a gap.
+    #[msgpack(tag = 8)]
+    pub ping: Ping,
+    #[msgpack(tag = 9)]
+    pub note: Value,
+    /// Written always, `None` as nil; absent, `Some(5)`.
+    #[msgpack(tag = 10, default = "five")]
+    pub hint: Option<i32>,
     #[msgpack(unknown)]
     pub unknown: UnknownFields,
 }
@@ -480,9 +493,19 @@ fn point(held: Held) -> impl Strategy<Value = Point> {
         any::<i32>(),
         any::<i32>(),
         proptest::option::of(any::<i32>()),
+        prop_oneof![Just(Value::Nil), value(held)],
+        proptest::option::of(any::<i32>()),
         unknown,
     )
-        .prop_map(|(x, y, z, unknown)| Point { x, y, z, unknown })
+        .prop_map(|(x, y, z, note, hint, unknown)| Point {
+            x,
+            y,
+            z,
+            ping: Ping,
+            note,
+            hint,
+            unknown,
+        })
 }
 
 prop_compose! {
