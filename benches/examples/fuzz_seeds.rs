@@ -571,6 +571,7 @@ fn main() {
     write("skip", &everything);
     write("from_reader", &everything);
     write("from_slice_derived", &[&orders[..], &spec].concat());
+    write("schema_names", &[&orders[..], &spec].concat());
     write("from_slice_serde", &[&requests[..], &spec].concat());
     write("stream", &streams(&spec, &orders));
     write("frame", &[&streams(&spec, &orders)[..], &spec].concat());

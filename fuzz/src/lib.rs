@@ -1,8 +1,9 @@
 //! The fuzz targets' shared code: the properties each target checks
 //! ([`checks`], [`http_checks`] for msgpack-axum's readers, [`json`] for
 //! the JSON transcoder and the `msgpack` command, the framer's in
-//! [`frames`], msgpack-tokio's codec's in [`codec`] and msgpack-rpc's
-//! message parsing in [`rpc`]), the types they
+//! [`frames`], msgpack-tokio's codec's in [`codec`], msgpack-rpc's
+//! message parsing in [`rpc`] and `msgpack --schema`'s rewrite in
+//! [`names`]), the types they
 //! decode into ([`types`]) and the counting allocator that holds every
 //! decode to a memory budget ([`budget`]).
 //! See README.md for how to run them.
@@ -13,6 +14,7 @@ pub mod codec;
 pub mod frames;
 pub mod http_checks;
 pub mod json;
+pub mod names;
 pub mod rpc;
 pub mod types;
 

@@ -21,6 +21,9 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod __fuzz;
 mod cli;
 mod cmd;
 mod error;

@@ -344,23 +344,25 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                 let mut tags = HashSet::new();
                 for _ in 0..len {
                     let at = self.reader.position();
-                    let tag = match self.token()? {
-                        Token::Int(tag) => tag,
-                        other => {
-                            let message =
-                                format!("{ty}: a key that is not a tag ({})", kind(&other));
-                            return Err(self.fail_at(at, message));
-                        }
+                    // A field's name is a key too, as the derive reads
+                    // it; other keys the derive skips are refused here.
+                    let key = self.token()?;
+                    let (tag, field) = match key {
+                        Token::Int(tag) => match tag.as_u64() {
+                            Some(tag) => (tag, fields.iter().find(|f| f.tag == tag)),
+                            None => return Err(self.fail_at(at, not_a_key(ty, &key))),
+                        },
+                        Token::Str(name) => match fields.iter().find(|f| f.name == name) {
+                            Some(field) => (field.tag, Some(field)),
+                            None => return Err(self.fail_at(at, not_a_key(ty, &key))),
+                        },
+                        _ => return Err(self.fail_at(at, not_a_key(ty, &key))),
                     };
-                    let field = tag
-                        .as_u64()
-                        .and_then(|tag| fields.iter().find(|f| f.tag == tag));
-                    let number = tag.as_u64().filter(|number| kept(field, *number));
-                    if let Some(number) = number.filter(|number| !tags.insert(*number)) {
-                        return Err(self.fail_at(at, duplicate(ty, field, number)));
+                    if kept(field, tag) && !tags.insert(tag) {
+                        return Err(self.fail_at(at, duplicate(ty, field, tag)));
                     }
                     seen.extend(field.map(|f| f.tag));
-                    self.entry_to_names(at, tag.as_u64(), field, &tag_text(tag))?;
+                    self.entry_to_names(at, tag, field)?;
                 }
                 self.missing(ty, fields, &seen, start)
             }
@@ -392,7 +394,7 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                     }
                     let field = fields.iter().find(|f| f.tag == tag);
                     seen.extend(field.map(|f| f.tag));
-                    self.entry_to_names(at, Some(tag), field, &tag.to_string())?;
+                    self.entry_to_names(at, tag, field)?;
                 }
                 self.missing(ty, fields, &seen, start)
             }
@@ -409,9 +411,8 @@ impl<'a, 'd> Rewrite<'a, 'd> {
     fn entry_to_names(
         &mut self,
         at: usize,
-        tag: Option<u64>,
+        tag: u64,
         field: Option<&FieldDef>,
-        text: &str,
     ) -> Result<(), String> {
         match field {
             Some(field) => {
@@ -422,12 +423,10 @@ impl<'a, 'd> Rewrite<'a, 'd> {
                 self.value(&field.shape)?;
             }
             None => {
-                self.write_str(&format!("#{text}"));
-                if tag.is_some() {
-                    self.names
-                        .insert(at, Name::Tag(format!("unknown (tag {text})")));
-                }
-                self.path.push(format!(".#{text}"));
+                self.write_str(&format!("#{tag}"));
+                self.names
+                    .insert(at, Name::Tag(format!("unknown (tag {tag})")));
+                self.path.push(format!(".#{tag}"));
                 self.copy()?;
             }
         }
@@ -582,28 +581,34 @@ impl<'a, 'd> Rewrite<'a, 'd> {
         key: Token<'_>,
     ) -> Result<Option<&'d VariantDef>, String> {
         match (self.direction, key) {
-            (Direction::ToNames, Token::Int(tag)) => {
-                match tag
-                    .as_u64()
-                    .and_then(|tag| variants.iter().find(|v| v.tag == tag))
-                {
+            // A variant's name is a key too, as the derive reads it.
+            (Direction::ToNames, key @ (Token::Int(_) | Token::Str(_))) => {
+                let (tag, variant) = match key {
+                    Token::Int(tag) => match tag.as_u64() {
+                        Some(tag) => (tag, variants.iter().find(|v| v.tag == tag)),
+                        None => return Err(self.fail_at(at, not_a_key(ty, &key))),
+                    },
+                    Token::Str(name) => match variants.iter().find(|v| v.name == name) {
+                        Some(variant) => (variant.tag, Some(variant)),
+                        None => return Err(self.fail_at(at, not_a_key(ty, &key))),
+                    },
+                    _ => unreachable!("matched above"),
+                };
+                match variant {
                     Some(variant) => {
                         self.write_str(&variant.name);
                         self.names.insert(
                             at,
                             Name::Tag(format!("{} (tag {})", variant.name, variant.tag)),
                         );
-                        Ok(Some(variant))
                     }
                     None => {
-                        self.write_str(&format!("#{}", tag_text(tag)));
-                        self.names.insert(
-                            at,
-                            Name::Tag(format!("unknown variant (tag {})", tag_text(tag))),
-                        );
-                        Ok(None)
+                        self.write_str(&format!("#{tag}"));
+                        self.names
+                            .insert(at, Name::Tag(format!("unknown variant (tag {tag})")));
                     }
                 }
+                Ok(variant)
             }
             (Direction::ToTags, Token::Str(name)) => match variants.iter().find(|v| v.name == name)
             {
@@ -630,13 +635,6 @@ impl<'a, 'd> Rewrite<'a, 'd> {
     }
 }
 
-fn tag_text(tag: msgpack_serde::core::Integer) -> String {
-    match tag.as_u64() {
-        Some(tag) => tag.to_string(),
-        None => tag.as_i64().unwrap_or_default().to_string(),
-    }
-}
-
 /// The error of a tag that a struct's map has twice, as Rust's derive
 /// words it.
 fn duplicate(ty: &str, field: Option<&FieldDef>, tag: u64) -> String {
@@ -644,6 +642,18 @@ fn duplicate(ty: &str, field: Option<&FieldDef>, tag: u64) -> String {
         Some(field) => format!("{ty}: duplicate field `{}` (tag {tag})", field.name),
         None => format!("{ty}: duplicate field with tag {tag}"),
     }
+}
+
+/// The error of a key that is neither a tag nor a name of `ty`'s fields
+/// or variants: the derive skips such a field (and reads such a variant
+/// as its `other` one), but the key would not come back from names.
+fn not_a_key(ty: &str, key: &Token<'_>) -> String {
+    let key = match key {
+        Token::Str(name) => format!("`{name}`"),
+        Token::Int(number) => number.as_i64().unwrap_or_default().to_string(),
+        other => kind(other).to_string(),
+    };
+    format!("{ty}: a key that is neither a tag nor a name ({key})")
 }
 
 fn kind(token: &Token<'_>) -> &'static str {

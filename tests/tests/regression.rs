@@ -20,6 +20,8 @@ mod frames;
 mod http_checks;
 #[path = "../../fuzz/src/json.rs"]
 mod json;
+#[path = "../../fuzz/src/names.rs"]
+mod names;
 #[path = "../../fuzz/src/rpc.rs"]
 mod rpc;
 #[path = "../../fuzz/src/types.rs"]
@@ -37,7 +39,7 @@ use msgpack_serde::{MsgPack, UnknownFields};
 type Check = fn(&[u8]);
 
 /// Each fuzz target and what it checks.
-const TARGETS: [(&str, Check); 15] = [
+const TARGETS: [(&str, Check); 16] = [
     ("value_decode", checks::value_decode),
     ("round_trip", checks::round_trip),
     ("skip", checks::skip),
@@ -53,6 +55,7 @@ const TARGETS: [(&str, Check); 15] = [
     ("frame", frames::frame),
     ("codec", codec::codec),
     ("rpc_message", rpc::rpc_message),
+    ("schema_names", names::schema_names),
 ];
 
 fn root() -> PathBuf {

@@ -45,6 +45,9 @@ fn decode_writes_names_and_encode_takes_them_back_to_the_same_bytes() {
         "{\"id\":7,\"customer\":\"Bo\",\"status\":{\"Moved\":\"Oslo\"}}\n"
     );
     assert_eq!(ok(&["encode", "--schema", &schema], json.as_bytes()), moved);
+    // Keyed by names, as the derive also reads it: the same names.
+    let by_name = b"\x83\xa2id\x07\xa8customer\xa2Bo\xa6status\x81\xa5Moved\xa4Oslo";
+    assert_eq!(ok_text(&["decode", "--schema", &schema], by_name), json);
     // One value a line, both ways.
     let two = [TAGGED, &moved[..]].concat();
     let lines = ok_text(&["decode", "--lines", "--schema", &schema], &two);
@@ -79,17 +82,30 @@ fn inspect_names_each_tag() {
 fn a_value_that_does_not_match_the_schema_is_one_error_line() {
     let dir = tempfile::tempdir().unwrap();
     let schema = schema_file(&dir);
+    // A key the derive would skip, which could not come back from names.
     fails(
         &["decode", "--schema", &schema],
         b"\x81\xa1a\x01",
         1,
-        "Account: a key that is not a tag (a string) at offset 1, at $",
+        "Account: a key that is neither a tag nor a name (`a`) at offset 1, at $",
     );
     fails(
         &["decode", "--schema", &schema],
-        b"\x81\x03\xa1x",
+        b"\x81\xff\x01",
         1,
-        "Status: expected a variant, found a string at offset 2, at $.status",
+        "Account: a key that is neither a tag nor a name (-1) at offset 1, at $",
+    );
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x81\x03\xa4Gone",
+        1,
+        "Status: a key that is neither a tag nor a name (`Gone`) at offset 2, at $.status",
+    );
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x81\x03\xc3",
+        1,
+        "Status: expected a variant, found a bool at offset 2, at $.status",
     );
     fails(
         &["inspect", "--schema", &schema],
