@@ -27,6 +27,29 @@ pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{self, Err, Ok};
 pub use std::{default::Default, fmt::Formatter};
 
+/// Refuses the present value of an `#[msgpack(array)]` field that is left
+/// out at its default, when it writes nil: the array would hold nil at
+/// its place, which reads as the field left out, so as the default.
+#[inline]
+pub fn refuse_nil_in_array<T: ?Sized + Serialize, E: serde::ser::Error>(
+    value: &T,
+    name: &str,
+    tag: u64,
+) -> Result<(), E> {
+    if crate::ser::writes_nil(value) {
+        return Err(nil_in_array(name, tag));
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn nil_in_array<E: serde::ser::Error>(name: &str, tag: u64) -> E {
+    E::custom(format_args!(
+        "field `{name}` (tag {tag}) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out"
+    ))
+}
+
 /// An `omit_default` field's default and the comparison with it, made
 /// by [`omit_default`] or [`omit_default_with`]. The trait bounds are on
 /// those functions alone, so that derived code asks for them in one

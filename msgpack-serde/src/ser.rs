@@ -82,6 +82,7 @@ pub(crate) mod direct;
 mod ext;
 mod field_room;
 mod mode;
+mod nil_probe;
 mod numbers;
 mod raw;
 mod scalars;
@@ -90,6 +91,7 @@ use compound::Buffered;
 pub use compound::{Compound, Fields};
 use ext::ExtSerializer;
 pub use mode::{Compact, Configured, Named, StructMode};
+pub(crate) use nil_probe::writes_nil;
 use raw::RawSerializer;
 
 /// A serde `Serializer` writing MessagePack into any

@@ -1053,3 +1053,74 @@ fn a_field_always_written_reads_its_nil_back_in_array_form() {
     let nil_is_value: Vec<bool> = fields.iter().map(|f| f.nil_is_value(&doc.types)).collect();
     assert_eq!(nil_is_value, [true, true, true, false, true, true, false]);
 }
+
+#[test]
+fn an_array_field_left_out_at_its_default_refuses_to_write_nil() {
+    fn five() -> Option<u8> {
+        Some(5)
+    }
+
+    fn one() -> msgpack_serde::Value {
+        msgpack_serde::Value::from(1)
+    }
+
+    #[derive(MsgPack, Debug, PartialEq, Clone)]
+    #[msgpack(array)]
+    struct Capped {
+        #[msgpack(tag = 0, default = "five", omit_default)]
+        cap: Option<u8>,
+        #[msgpack(tag = 1, default = "one", omit_default)]
+        extra: msgpack_serde::Value,
+        #[msgpack(tag = 2)]
+        id: u8,
+    }
+
+    // Not nil: written, or left out at the default, and read back.
+    let written = Capped {
+        cap: Some(3),
+        extra: one(),
+        id: 7,
+    };
+    let bytes = msgpack_serde::to_vec(&written).unwrap();
+    assert_eq!(bytes, [0x93, 0x03, 0xc0, 0x07]);
+    assert_eq!(
+        msgpack_serde::from_slice::<Capped>(&bytes).unwrap(),
+        written
+    );
+
+    // `None` is not the default but writes nil, which the array reads as
+    // the field left out (`Some(5)`): refused, on the direct path and
+    // through serde's.
+    let none = Capped {
+        cap: None,
+        ..written.clone()
+    };
+    let expected = "field `cap` (tag 0) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out";
+    assert_eq!(
+        msgpack_serde::to_vec(&none).unwrap_err().to_string(),
+        expected
+    );
+    let error = msgpack_serde::to_writer(std::io::sink(), &none).unwrap_err();
+    assert_eq!(error.to_string(), expected);
+    let nil = Capped {
+        extra: msgpack_serde::Value::Nil,
+        ..written.clone()
+    };
+    assert_eq!(
+        msgpack_serde::to_vec(&nil).unwrap_err().to_string(),
+        "field `extra` (tag 1) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out"
+    );
+
+    // The map form tells nil from absent: no refusal there.
+    #[derive(MsgPack, Debug, PartialEq)]
+    struct Keyed {
+        #[msgpack(tag = 0, default = "five", omit_default)]
+        cap: Option<u8>,
+    }
+    let bytes = msgpack_serde::to_vec(&Keyed { cap: None }).unwrap();
+    assert_eq!(bytes, [0x81, 0x00, 0xc0]);
+    assert_eq!(
+        msgpack_serde::from_slice::<Keyed>(&bytes).unwrap(),
+        Keyed { cap: None }
+    );
+}

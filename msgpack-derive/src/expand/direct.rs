@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::ser::presence;
+use super::ser::{nil_reads_as_default, presence};
 use crate::attr::{Container, Data, Field, Style, Variant};
 
 /// Whether the type takes the direct path: an enum of unit variants, or
@@ -238,7 +238,14 @@ fn array_body(cont: &Container<'_>, wire: &[&Field<'_>]) -> TokenStream {
     });
     let writes = wire.iter().zip(&presents).map(|(field, present)| {
         let tag = field.tag();
-        let put = put(cont, field);
+        let mut put = put(cont, field);
+        if nil_reads_as_default(cont, field) {
+            let (member, name) = (&field.member, &field.name);
+            put = quote! {
+                #krate::__private::refuse_nil_in_array::<_, #krate::Error>(&self.#member, #name, #tag)?;
+                #put
+            };
+        }
         quote! {
             if #tag < __len {
                 while __next < #tag {

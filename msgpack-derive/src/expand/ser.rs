@@ -94,7 +94,16 @@ fn write_fields(
         });
         let writes = wire.iter().map(|(field, present, value)| {
             let tag = field.tag();
+            let refuse_nil = nil_reads_as_default(cont, field).then(|| {
+                let name = &field.name;
+                quote! {
+                    if #present {
+                        #krate::__private::refuse_nil_in_array::<_, __S::Error>(#value, #name, #tag)?;
+                    }
+                }
+            });
             quote! {
+                #refuse_nil
                 __writer.field(#tag, if #present { #krate::__private::Some(#value) } else { #krate::__private::None })?;
             }
         });
@@ -121,6 +130,15 @@ fn write_fields(
         #(#wrappers)*
         #map
     }
+}
+
+/// Whether `field`, in the array form, must not write nil: it is left out
+/// when it equals its default, so a nil at its place reads as that
+/// default. (An `Option` left out when `None` reads nil as `None`, which
+/// is serde's own reading of nil, as in the map form.)
+pub(super) fn nil_reads_as_default(cont: &Container<'_>, field: &Field<'_>) -> bool {
+    !always_written(cont, field)
+        && (!field.is_option() || matches!(field.attrs.default, FieldDefault::Path(_)))
 }
 
 /// The expression that says whether `field` (whose `&T` is `value`) is
