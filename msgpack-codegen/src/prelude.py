@@ -3,7 +3,8 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any, Callable, TypeVar
 
 import msgpack  # type: ignore[import-untyped]

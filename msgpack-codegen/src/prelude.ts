@@ -222,7 +222,7 @@ function readTimestamp(value: unknown, at: string): Date {
   return fail(at, "a timestamp", value);
 }
 
-function readAny(value: unknown): unknown {
+function readAny(value: unknown, _at?: string): unknown {
   return value;
 }
 

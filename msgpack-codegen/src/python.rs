@@ -325,7 +325,7 @@ fn struct_body(
                 Some(value) => {
                     let _ = writeln!(
                         out,
-                        "    {attr}: {ty} = field(default_factory=lambda: {value})"
+                        "    {attr}: {ty} = _field(default_factory=lambda: {value})"
                     );
                     let value = fallback(field, &at).unwrap_or_default();
                     args.push(format!(
@@ -345,7 +345,7 @@ fn struct_body(
     if unknown {
         let _ = writeln!(
             out,
-            "    {UNKNOWN}: dict[int, Any] = field(default_factory=dict)"
+            "    {UNKNOWN}: dict[int, Any] = _field(default_factory=dict)"
         );
         args.push(format!(
             "{UNKNOWN}=_unknown(fields, {})",

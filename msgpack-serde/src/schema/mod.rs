@@ -281,8 +281,10 @@ impl FieldDef {
     /// leaves the field out (it is not `omit_default`, and not
     /// [`Presence::Optional`], which is left out when `None`), and its
     /// shape reads nil ([`Shape::Value`], [`Shape::Optional`], a unit
-    /// struct, or a type without a schema, such as `()`). `types` are the
-    /// document's, where a [`Shape::Named`] is looked up.
+    /// struct, or a type without a schema, such as `()`: a reader cannot
+    /// know whether such a type reads nil, and takes it to, as it takes
+    /// the type's value to be any value). `types` are the document's,
+    /// where a [`Shape::Named`] is looked up.
     ///
     /// ```
     /// use msgpack_serde::schema::{Schema, TypeDef};

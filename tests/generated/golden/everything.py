@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any, Callable, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
@@ -709,8 +710,8 @@ class Everything:
     delta: int
     name: str
     displayName: str | None = None
-    retries: int = field(default_factory=lambda: _u8(_from_hex("00"), "Everything.retries"))
-    level: int = field(default_factory=lambda: _i32(_from_hex("07"), "Everything.level"))
+    retries: int = _field(default_factory=lambda: _u8(_from_hex("00"), "Everything.retries"))
+    level: int = _field(default_factory=lambda: _i32(_from_hex("07"), "Everything.level"))
     ratio: float
     flags: list[bool]
     scores: dict[str, int]
@@ -723,7 +724,7 @@ class Everything:
     tree: Node | None = None
     pair: tuple[int, str]
     extra: Any
-    labels: list[str] = field(default_factory=lambda: _list(_str)(_from_hex("90"), "Everything.labels"))
+    labels: list[str] = _field(default_factory=lambda: _list(_str)(_from_hex("90"), "Everything.labels"))
     grid: dict[tuple[int, tuple[int, ...]], str]
     paths: dict[tuple[int, ...], bool]
     gaps: list[int | None]
@@ -732,10 +733,11 @@ class Everything:
     coord: Coord
     ping: Ping
     weight: float
-    code: int = field(default_factory=lambda: _u16(_from_hex("cd0300"), "Everything.code"))
+    code: int = _field(default_factory=lambda: _u16(_from_hex("cd0300"), "Everything.code"))
     entry: Entry
     far: int | None = None
-    unknown_fields: dict[int, Any] = field(default_factory=dict)
+    quirks: Quirks | None = None
+    unknown_fields: dict[int, Any] = _field(default_factory=dict)
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Everything") -> Everything:
@@ -771,7 +773,8 @@ class Everything:
             code=_defaulted(fields, 28, _u16, f"{at}.code", lambda: _u16(_from_hex("cd0300"), f"{at}.code")),
             entry=_required(fields, 29, "entry", Entry.from_msgpack, at),
             far=_optional_field(fields, 9007199254740993, _i8, f"{at}.far"),
-            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 50, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993)),
+            quirks=_optional_field(fields, 51, Quirks.from_msgpack, f"{at}.quirks"),
+            unknown_fields=_unknown(fields, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 50, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993, 51)),
         )
 
     def to_msgpack(self, at: str = "Everything") -> Any:
@@ -812,7 +815,9 @@ class Everything:
         entries.append((29, _w_named(Entry)(self.entry, f"{at}.entry")))
         if self.far is not None:
             entries.append((9007199254740993, _i8(self.far, f"{at}.far")))
-        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 50, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993), at)
+        if self.quirks is not None:
+            entries.append((51, _w_named(Quirks)(self.quirks, f"{at}.quirks")))
+        return _struct(entries, self.unknown_fields, False, (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 50, 22, 23, 24, 25, 26, 27, 28, 29, 9007199254740993, 51), at)
 
 
 class Figure:
@@ -879,6 +884,36 @@ class FigurePolygon(Figure):
 class FigureEmpty(Figure):
     def to_msgpack(self, at: str = "Figure") -> Any:
         return 4
+
+
+class Kind:
+    """One of KindAny, KindPlain."""
+
+    @staticmethod
+    def from_msgpack(obj: Any, at: str = "Kind") -> Kind:
+        tag, payload = _variant(obj, at, "Kind")
+        if tag == 1:
+            return KindAny(value=_any(payload, f"{at}.Any"))
+        if tag == 2:
+            return KindPlain()
+        raise ValueError(f"{at}: unknown variant tag {tag} of enum Kind")
+
+    def to_msgpack(self, at: str = "Kind") -> Any:
+        raise NotImplementedError
+
+
+@dataclass
+class KindAny(Kind):
+    value: Any
+
+    def to_msgpack(self, at: str = "Kind") -> Any:
+        return {1: _w(self.value, f"{at}.Any")}
+
+
+@dataclass
+class KindPlain(Kind):
+    def to_msgpack(self, at: str = "Kind") -> Any:
+        return 2
 
 
 class Level(enum.Enum):
@@ -957,8 +992,8 @@ class Point:
     z: int | None = None
     ping: Ping
     note: Any
-    hint: int | None = field(default_factory=lambda: _optional(_i32)(_from_hex("05"), "Point.hint"))
-    unknown_fields: dict[int, Any] = field(default_factory=dict)
+    hint: int | None = _field(default_factory=lambda: _optional(_i32)(_from_hex("05"), "Point.hint"))
+    unknown_fields: dict[int, Any] = _field(default_factory=dict)
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Point") -> Point:
@@ -983,6 +1018,35 @@ class Point:
         entries.append((9, _w(self.note, f"{at}.note")))
         entries.append((10, _w_optional(_i32)(self.hint, f"{at}.hint")))
         return _struct(entries, self.unknown_fields, True, (0, 1, 3, 8, 9, 10), at)
+
+
+@dataclass(kw_only=True)
+class Quirks:
+    """The schema's `Quirks`."""
+
+    field: int | None = None
+    other: int = _field(default_factory=lambda: _u8(_from_hex("00"), "Quirks.other"))
+    any: Any = _field(default_factory=lambda: _any(_from_hex("c0"), "Quirks.any"))
+    kind: Kind
+
+    @staticmethod
+    def from_msgpack(obj: Any, at: str = "Quirks") -> Quirks:
+        fields = _fields(obj, at, False)
+        return Quirks(
+            field=_optional_field(fields, 1, _u8, f"{at}.field"),
+            other=_defaulted(fields, 2, _u8, f"{at}.other", lambda: _u8(_from_hex("00"), f"{at}.other")),
+            any=_defaulted(fields, 3, _any, f"{at}.any", lambda: _any(_from_hex("c0"), f"{at}.any")),
+            kind=_required(fields, 4, "kind", Kind.from_msgpack, at),
+        )
+
+    def to_msgpack(self, at: str = "Quirks") -> Any:
+        entries: list[tuple[int, Any]] = []
+        if self.field is not None:
+            entries.append((1, _u8(self.field, f"{at}.field")))
+        entries.append((2, _u8(self.other, f"{at}.other")))
+        entries.append((3, _w(self.any, f"{at}.any")))
+        entries.append((4, _w_named(Kind)(self.kind, f"{at}.kind")))
+        return _struct(entries, {}, False, (1, 2, 3, 4), at)
 
 
 class Status(enum.Enum):

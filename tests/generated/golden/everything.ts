@@ -228,7 +228,7 @@ function readTimestamp(value: unknown, at: string): Date {
   return fail(at, "a timestamp", value);
 }
 
-function readAny(value: unknown): unknown {
+function readAny(value: unknown, _at?: string): unknown {
   return value;
 }
 
@@ -986,6 +986,8 @@ export interface Everything {
   "entry": Entry;
   /** tag 9007199254740993 */
   "far"?: number;
+  /** tag 51 */
+  "quirks"?: Quirks;
   /** The fields this version does not know, written back as they came. */
   $unknown?: UnknownFields;
 }
@@ -1031,7 +1033,9 @@ function read$Everything(value: unknown, at: string): Everything {
   if (f15 !== undefined) out["tree"] = f15;
   const f29 = optional(fields, "9007199254740993", readI8, `${at}.far`);
   if (f29 !== undefined) out["far"] = f29;
-  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "50", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"]);
+  const f30 = optional(fields, "51", read$Quirks, `${at}.quirks`);
+  if (f30 !== undefined) out["quirks"] = f30;
+  const unknown = unknownOf(fields, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "50", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993", "51"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -1104,7 +1108,9 @@ function write$Everything(w: MsgPackWriter, value: Everything, at: string): void
   entries.push([29, (w) => write$Entry(w, f28, `${at}.entry`)]);
   const f29 = value["far"];
   if (f29 !== undefined) entries.push([9007199254740993n, (w) => writeI8(w, f29, `${at}.far`)]);
-  writeStruct(w, entries, value.$unknown, false, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "50", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993"], at);
+  const f30 = value["quirks"];
+  if (f30 !== undefined) entries.push([51, (w) => write$Quirks(w, f30, `${at}.quirks`)]);
+  writeStruct(w, entries, value.$unknown, false, ["1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "50", "22", "23", "24", "25", "26", "27", "28", "29", "9007199254740993", "51"], at);
 }
 
 export type Figure =
@@ -1213,6 +1219,60 @@ function write$FigurePolygon(w: MsgPackWriter, value: FigurePolygon, at: string)
   const f1 = value["label"];
   if (f1 !== undefined) entries.push([2, (w) => writeStr(w, f1, `${at}.label`)]);
   writeStruct(w, entries, undefined, false, ["1", "2"], at);
+}
+
+export type Kind =
+  | { "Any": unknown }
+  | "Plain";
+
+export function decodeKind(value: unknown): Kind {
+  return read$Kind(value, "Kind");
+}
+
+function read$Kind(value: unknown, at: string): Kind {
+  let tag: string;
+  let payload: unknown = null;
+  if (typeof value === "number" || typeof value === "bigint") {
+    tag = String(value);
+  } else if (isMap(value) && Object.keys(value).length === 1) {
+    const prop = Object.keys(value)[0]!;
+    tag = String(keyOf(prop));
+    payload = value[prop];
+  } else {
+    return fail(at, "a variant of Kind", value);
+  }
+  switch (tag) {
+    case "1":
+      return { "Any": readAny(payload, `${at}.Any`) };
+    case "2":
+      return "Plain";
+    default:
+      throw new Error(`${at}: unknown variant tag ${tag} of enum Kind`);
+  }
+}
+
+export function encodeKind(value: Kind): Uint8Array {
+  const w = new MsgPackWriter();
+  write$Kind(w, value, "Kind");
+  return w.finish();
+}
+
+function write$Kind(w: MsgPackWriter, value: Kind, at: string): void {
+  if (typeof value === "string") {
+    switch (value) {
+      case "Plain":
+        w.int(2);
+        return;
+    }
+    throw new Error(`${at}: not a variant of Kind: ${String(value)}`);
+  }
+  if ("Any" in value) {
+    w.map(1);
+    w.int(1);
+    writeAny(w, value["Any"], `${at}.Any`);
+    return;
+  }
+  throw new Error(`${at}: not a variant of Kind`);
 }
 
 export type Level =
@@ -1405,6 +1465,52 @@ function write$Point(w: MsgPackWriter, value: Point, at: string): void {
   const f5 = value["hint"];
   entries.push([10, (w) => writeOptional(writeI32)(w, f5, `${at}.hint`)]);
   writeStruct(w, entries, value.$unknown, true, ["0", "1", "3", "8", "9", "10"], at);
+}
+
+export interface Quirks {
+  /** tag 1 */
+  "field"?: number;
+  /** tag 2 */
+  "other": number;
+  /** tag 3 */
+  "any": unknown;
+  /** tag 4 */
+  "kind": Kind;
+}
+
+export function decodeQuirks(value: unknown): Quirks {
+  return read$Quirks(value, "Quirks");
+}
+
+function read$Quirks(value: unknown, at: string): Quirks {
+  const fields = fieldsOf(value, at, false);
+  const out: Quirks = {
+    "other": defaulted(fields, "2", readU8, `${at}.other`, () => readU8(fromHex("00"), at)),
+    "any": defaulted(fields, "3", readAny, `${at}.any`, () => readAny(fromHex("c0"), at)),
+    "kind": required(fields, "4", "kind", read$Kind, at),
+  };
+  const f0 = optional(fields, "1", readU8, `${at}.field`);
+  if (f0 !== undefined) out["field"] = f0;
+  return out;
+}
+
+export function encodeQuirks(value: Quirks): Uint8Array {
+  const w = new MsgPackWriter();
+  write$Quirks(w, value, "Quirks");
+  return w.finish();
+}
+
+function write$Quirks(w: MsgPackWriter, value: Quirks, at: string): void {
+  const entries: $Entry[] = [];
+  const f0 = value["field"];
+  if (f0 !== undefined) entries.push([1, (w) => writeU8(w, f0, `${at}.field`)]);
+  const f1 = value["other"];
+  entries.push([2, (w) => writeU8(w, f1, `${at}.other`)]);
+  const f2 = value["any"];
+  entries.push([3, (w) => writeAny(w, f2, `${at}.any`)]);
+  const f3 = value["kind"];
+  entries.push([4, (w) => write$Kind(w, f3, `${at}.kind`)]);
+  writeStruct(w, entries, undefined, false, ["1", "2", "3", "4"], at);
 }
 
 export type Status =

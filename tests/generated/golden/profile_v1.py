@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any, Callable, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
@@ -667,7 +668,7 @@ class Profile:
     id: int
     name: str
     nickname: str | None = None
-    unknown_fields: dict[int, Any] = field(default_factory=dict)
+    unknown_fields: dict[int, Any] = _field(default_factory=dict)
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Profile") -> Profile:

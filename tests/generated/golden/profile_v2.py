@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any, Callable, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
@@ -667,8 +668,8 @@ class Profile:
     id: int
     name: str
     email: str | None = None
-    visits: int = field(default_factory=lambda: _u32(_from_hex("00"), "Profile.visits"))
-    unknown_fields: dict[int, Any] = field(default_factory=dict)
+    visits: int = _field(default_factory=lambda: _u32(_from_hex("00"), "Profile.visits"))
+    unknown_fields: dict[int, Any] = _field(default_factory=dict)
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Profile") -> Profile:

@@ -105,8 +105,34 @@ pub struct Everything {
     /// A tag a JavaScript number would round (2^53 + 1).
     #[msgpack(tag = 9007199254740993)]
     pub far: Option<i8>,
+    #[msgpack(tag = 51)]
+    pub quirks: Option<Quirks>,
     #[msgpack(unknown)]
     pub unknown: UnknownFields,
+}
+
+/// What once broke the generated code: a field named `field` before one
+/// with a default (Python's `dataclasses.field`, hidden in the class
+/// body), and `Value` with a default and as a variant's payload
+/// (TypeScript's `readAny`, called with the path).
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Quirks {
+    #[msgpack(tag = 1)]
+    pub field: Option<u8>,
+    #[msgpack(tag = 2, default)]
+    pub other: u8,
+    #[msgpack(tag = 3, default)]
+    pub any: Value,
+    #[msgpack(tag = 4)]
+    pub kind: Kind,
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub enum Kind {
+    #[msgpack(tag = 1)]
+    Any(Value),
+    #[msgpack(tag = 2)]
+    Plain,
 }
 
 #[derive(MsgPack, Debug, Clone, PartialEq)]
@@ -454,6 +480,21 @@ fn node() -> impl Strategy<Value = Node> {
     })
 }
 
+fn quirks(held: Held) -> impl Strategy<Value = Quirks> {
+    (
+        proptest::option::of(any::<u8>()),
+        any::<u8>(),
+        value(held),
+        prop_oneof![value(held).prop_map(Kind::Any), Just(Kind::Plain)],
+    )
+        .prop_map(|(field, other, any, kind)| Quirks {
+            field,
+            other,
+            any,
+            kind,
+        })
+}
+
 fn status() -> impl Strategy<Value = Status> {
     prop_oneof![
         Just(Status::Active),
@@ -546,13 +587,14 @@ prop_compose! {
         coord in (any::<i32>(), any::<i32>()),
         (weight, code) in (float32(), prop_oneof![Just(3), any::<u16>()]),
         far in proptest::option::of(any::<i8>()),
+        quirks in proptest::option::of(quirks(held)),
         key in text(),
         unknown in unknown(40..45, held),
     ) -> Everything {
         let (id, delta, name, display_name, retries, level, ratio, flags, scores, by_id) = head;
         Everything {
             id, delta, name, display_name, retries, level, ratio, flags, scores, by_id,
-            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, paths, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, entry: Entry { key }, far, unknown,
+            blob: ByteBuf::from(blob), at, status, figure, point, tree, pair, extra, labels, grid, paths, gaps, levels, nothing: Nothing {}, coord: Coord(coord.0, coord.1), ping: Ping, weight, code, entry: Entry { key }, far, quirks, unknown,
         }
     }
 }
