@@ -400,9 +400,12 @@ fn struct_body(
             field.omit_default,
             fallback(field, &quote(&format!("{name}.{}", field.name))),
         ) {
+            // Compared as bytes, as TypeScript's do: `==` takes `True` for
+            // `1` and `1` for `1.0`, which would leave out a value that is
+            // not the default. Bytes only leave out what reads back alike.
             let _ = writeln!(
                 out,
-                "        if {write}(self.{attr}, {at}) != {write}({value}, {at}):\n            {push}"
+                "        if packb({write}(self.{attr}, {at})) != packb({write}({value}, {at})):\n            {push}"
             );
         } else {
             let _ = writeln!(out, "        {push}");

@@ -785,7 +785,7 @@ class Everything:
         if self.displayName is not None:
             entries.append((4, _str(self.displayName, f"{at}.displayName")))
         entries.append((5, _u8(self.retries, f"{at}.retries")))
-        if _i32(self.level, f"{at}.level") != _i32(_i32(_from_hex("07"), "Everything.level"), f"{at}.level"):
+        if packb(_i32(self.level, f"{at}.level")) != packb(_i32(_i32(_from_hex("07"), "Everything.level"), f"{at}.level")):
             entries.append((6, _i32(self.level, f"{at}.level")))
         entries.append((7, _float(self.ratio, f"{at}.ratio")))
         entries.append((8, _w_list(_bool)(self.flags, f"{at}.flags")))
@@ -800,7 +800,7 @@ class Everything:
             entries.append((17, _w_named(Node)(self.tree, f"{at}.tree")))
         entries.append((18, _w_tuple(_i16, _str)(self.pair, f"{at}.pair")))
         entries.append((19, _w(self.extra, f"{at}.extra")))
-        if _w_list(_str)(self.labels, f"{at}.labels") != _w_list(_str)(_list(_str)(_from_hex("90"), "Everything.labels"), f"{at}.labels"):
+        if packb(_w_list(_str)(self.labels, f"{at}.labels")) != packb(_w_list(_str)(_list(_str)(_from_hex("90"), "Everything.labels"), f"{at}.labels")):
             entries.append((20, _w_list(_str)(self.labels, f"{at}.labels")))
         entries.append((21, _w_dict(_w_tuple(_i64, _w_key_list(_i8)), _str, True)(self.grid, f"{at}.grid")))
         entries.append((50, _w_dict(_w_key_list(_i16), _bool, True)(self.paths, f"{at}.paths")))
@@ -810,7 +810,7 @@ class Everything:
         entries.append((25, _w_named(Coord)(self.coord, f"{at}.coord")))
         entries.append((26, _w_named(Ping)(self.ping, f"{at}.ping")))
         entries.append((27, _w_f32(self.weight, f"{at}.weight")))
-        if _u16(self.code, f"{at}.code") != _u16(_u16(_from_hex("cd0300"), "Everything.code"), f"{at}.code"):
+        if packb(_u16(self.code, f"{at}.code")) != packb(_u16(_u16(_from_hex("cd0300"), "Everything.code"), f"{at}.code")):
             entries.append((28, _u16(self.code, f"{at}.code")))
         entries.append((29, _w_named(Entry)(self.entry, f"{at}.entry")))
         if self.far is not None:
@@ -1028,6 +1028,7 @@ class Quirks:
     other: int = _field(default_factory=lambda: _u8(_from_hex("00"), "Quirks.other"))
     any: Any = _field(default_factory=lambda: _any(_from_hex("c0"), "Quirks.any"))
     kind: Kind
+    flag: Any = _field(default_factory=lambda: _any(_from_hex("01"), "Quirks.flag"))
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Quirks") -> Quirks:
@@ -1037,6 +1038,7 @@ class Quirks:
             other=_defaulted(fields, 2, _u8, f"{at}.other", lambda: _u8(_from_hex("00"), f"{at}.other")),
             any=_defaulted(fields, 3, _any, f"{at}.any", lambda: _any(_from_hex("c0"), f"{at}.any")),
             kind=_required(fields, 4, "kind", Kind.from_msgpack, at),
+            flag=_defaulted(fields, 5, _any, f"{at}.flag", lambda: _any(_from_hex("01"), f"{at}.flag")),
         )
 
     def to_msgpack(self, at: str = "Quirks") -> Any:
@@ -1046,7 +1048,9 @@ class Quirks:
         entries.append((2, _u8(self.other, f"{at}.other")))
         entries.append((3, _w(self.any, f"{at}.any")))
         entries.append((4, _w_named(Kind)(self.kind, f"{at}.kind")))
-        return _struct(entries, {}, False, (1, 2, 3, 4), at)
+        if packb(_w(self.flag, f"{at}.flag")) != packb(_w(_any(_from_hex("01"), "Quirks.flag"), f"{at}.flag")):
+            entries.append((5, _w(self.flag, f"{at}.flag")))
+        return _struct(entries, {}, False, (1, 2, 3, 4, 5), at)
 
 
 class Status(enum.Enum):

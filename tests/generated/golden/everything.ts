@@ -1476,6 +1476,8 @@ export interface Quirks {
   "any": unknown;
   /** tag 4 */
   "kind": Kind;
+  /** tag 5 */
+  "flag": unknown;
 }
 
 export function decodeQuirks(value: unknown): Quirks {
@@ -1488,6 +1490,7 @@ function read$Quirks(value: unknown, at: string): Quirks {
     "other": defaulted(fields, "2", readU8, `${at}.other`, () => readU8(fromHex("00"), at)),
     "any": defaulted(fields, "3", readAny, `${at}.any`, () => readAny(fromHex("c0"), at)),
     "kind": required(fields, "4", "kind", read$Kind, at),
+    "flag": defaulted(fields, "5", readAny, `${at}.flag`, () => readAny(fromHex("01"), at)),
   };
   const f0 = optional(fields, "1", readU8, `${at}.field`);
   if (f0 !== undefined) out["field"] = f0;
@@ -1510,7 +1513,9 @@ function write$Quirks(w: MsgPackWriter, value: Quirks, at: string): void {
   entries.push([3, (w) => writeAny(w, f2, `${at}.any`)]);
   const f3 = value["kind"];
   entries.push([4, (w) => write$Kind(w, f3, `${at}.kind`)]);
-  writeStruct(w, entries, undefined, false, ["1", "2", "3", "4"], at);
+  const f4 = value["flag"];
+  if (!sameBytes(writeAny, f4, readAny(fromHex("01"), "Quirks.flag"), `${at}.flag`)) entries.push([5, (w) => writeAny(w, f4, `${at}.flag`)]);
+  writeStruct(w, entries, undefined, false, ["1", "2", "3", "4", "5"], at);
 }
 
 export type Status =

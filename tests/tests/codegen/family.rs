@@ -113,8 +113,9 @@ pub struct Everything {
 
 /// What once broke the generated code: a field named `field` before one
 /// with a default (Python's `dataclasses.field`, hidden in the class
-/// body), and `Value` with a default and as a variant's payload
-/// (TypeScript's `readAny`, called with the path).
+/// body), `Value` with a default and as a variant's payload
+/// (TypeScript's `readAny`, called with the path), and an `omit_default`
+/// `Value` whose default Python's `==` took `true` for.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub struct Quirks {
     #[msgpack(tag = 1)]
@@ -125,6 +126,13 @@ pub struct Quirks {
     pub any: Value,
     #[msgpack(tag = 4)]
     pub kind: Kind,
+    /// Left out at 1: `true` is not 1, though Python's `==` says so.
+    #[msgpack(tag = 5, default = "one", omit_default)]
+    pub flag: Value,
+}
+
+fn one() -> Value {
+    Value::from(1)
 }
 
 #[derive(MsgPack, Debug, Clone, PartialEq)]
@@ -486,12 +494,14 @@ fn quirks(held: Held) -> impl Strategy<Value = Quirks> {
         any::<u8>(),
         value(held),
         prop_oneof![value(held).prop_map(Kind::Any), Just(Kind::Plain)],
+        prop_oneof![Just(Value::Bool(true)), Just(one()), value(held)],
     )
-        .prop_map(|(field, other, any, kind)| Quirks {
+        .prop_map(|(field, other, any, kind, flag)| Quirks {
             field,
             other,
             any,
             kind,
+            flag,
         })
 }
 
