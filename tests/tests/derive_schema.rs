@@ -828,6 +828,19 @@ mod defaults {
         pub marker: PhantomData<T>,
     }
 
+    pub fn hello() -> std::borrow::Cow<'static, str> {
+        "hello".into()
+    }
+
+    /// Of a type with a lifetime: its defaults are known.
+    #[derive(MsgPack)]
+    pub struct Greeting<'a> {
+        #[msgpack(tag = 1, default = "hello", omit_default)]
+        pub text: std::borrow::Cow<'a, str>,
+        #[msgpack(tag = 2, default)]
+        pub name: &'a str,
+    }
+
     #[derive(MsgPack)]
     pub struct Swapped {
         /// Through the `with` module: 3 as 0x0300.
@@ -857,6 +870,10 @@ fn defaults_of_generic_types_and_with_fields_are_in_the_document() {
         [Some(vec![0xcd, 0x03, 0x00]), Some(vec![0x00])]
     );
     // What the document says is what Rust reads for an absent field.
+    assert_eq!(
+        defaults(defaults::Greeting::schema(), "Greeting"),
+        [Some(b"\xa5hello".to_vec()), Some(vec![0xa0])]
+    );
     let empty: defaults::Swapped = msgpack_serde::from_slice(&[0x80]).unwrap();
     assert_eq!((empty.size, empty.zero), (3, 0));
     let written = msgpack_serde::to_vec(&defaults::Swapped { size: 3, zero: 0 }).unwrap();

@@ -165,9 +165,11 @@ fn default_bytes(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
     }}
 }
 
-/// Whether `ty` names one of `generics`' parameters, or `Self` when
-/// `or_self`.
-fn mentions_generics(ty: &syn::Type, generics: &syn::Generics, or_self: bool) -> bool {
+/// Whether `ty` names one of `generics`' type or const parameters (whose
+/// bounds the impl does not have), or, when `in_item` (it is named in an
+/// item of its own, `with`'s wrapper, out of the impl's scope), one of its
+/// lifetimes or `Self`.
+fn mentions_generics(ty: &syn::Type, generics: &syn::Generics, in_item: bool) -> bool {
     use proc_macro2::TokenTree;
     use quote::ToTokens;
 
@@ -199,13 +201,13 @@ fn mentions_generics(ty: &syn::Type, generics: &syn::Generics, or_self: bool) ->
     let mut names: Vec<String> = generics
         .params
         .iter()
-        .map(|param| match param {
-            syn::GenericParam::Type(param) => param.ident.to_string(),
-            syn::GenericParam::Lifetime(param) => param.lifetime.to_string(),
-            syn::GenericParam::Const(param) => param.ident.to_string(),
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(param) => Some(param.ident.to_string()),
+            syn::GenericParam::Lifetime(param) => in_item.then(|| param.lifetime.to_string()),
+            syn::GenericParam::Const(param) => Some(param.ident.to_string()),
         })
         .collect();
-    if or_self {
+    if in_item {
         names.push("Self".into());
     }
     walk(ty.to_token_stream(), &names, false)
