@@ -408,6 +408,16 @@ def _float(value: Any, at: str) -> float:
     return _fail(at, "a float", value)  # type: ignore[no-any-return]
 
 
+def _f32(value: Any, at: str) -> float:
+    """A float as Rust's `f32` reads it: rounded to 32 bits, infinite past
+    their range."""
+    number = _float(value, at)
+    try:
+        return float(struct.unpack(">f", struct.pack(">f", number))[0])
+    except OverflowError:
+        return float("inf") if number > 0 else float("-inf")
+
+
 def _bool(value: Any, at: str) -> bool:
     if isinstance(value, bool):
         return value

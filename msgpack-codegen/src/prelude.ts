@@ -198,6 +198,12 @@ function readFloat(value: unknown, at: string): number {
   return fail(at, "a float", value);
 }
 
+/** A float as Rust's `f32` reads it: rounded to 32 bits, infinite past
+ * their range. */
+function readF32(value: unknown, at: string): number {
+  return Math.fround(readFloat(value, at));
+}
+
 function readBool(value: unknown, at: string): boolean {
   return typeof value === "boolean" ? value : fail(at, "a bool", value);
 }

@@ -94,7 +94,8 @@ fn reader(shape: &Shape) -> String {
     match shape {
         Shape::Bool => "readBool".into(),
         Shape::Int => "readAnyInt".into(),
-        Shape::F32 | Shape::Float => "readFloat".into(),
+        Shape::F32 => "readF32".into(),
+        Shape::Float => "readFloat".into(),
         Shape::Str => "readStr".into(),
         Shape::Bytes => "readBytes".into(),
         Shape::Timestamp => "readTimestamp".into(),

@@ -411,6 +411,16 @@ def _float(value: Any, at: str) -> float:
     return _fail(at, "a float", value)  # type: ignore[no-any-return]
 
 
+def _f32(value: Any, at: str) -> float:
+    """A float as Rust's `f32` reads it: rounded to 32 bits, infinite past
+    their range."""
+    number = _float(value, at)
+    try:
+        return float(struct.unpack(">f", struct.pack(">f", number))[0])
+    except OverflowError:
+        return float("inf") if number > 0 else float("-inf")
+
+
 def _bool(value: Any, at: str) -> bool:
     if isinstance(value, bool):
         return value
@@ -769,7 +779,7 @@ class Everything:
             nothing=_required(fields, 24, "nothing", Nothing.from_msgpack, at),
             coord=_required(fields, 25, "coord", Coord.from_msgpack, at),
             ping=_required(fields, 26, "ping", Ping.from_msgpack, at),
-            weight=_required(fields, 27, "weight", _float, at),
+            weight=_required(fields, 27, "weight", _f32, at),
             code=_defaulted(fields, 28, _u16, f"{at}.code", lambda: _u16(_from_hex("cd0300"), f"{at}.code")),
             entry=_required(fields, 29, "entry", Entry.from_msgpack, at),
             far=_optional_field(fields, 9007199254740993, _i8, f"{at}.far"),

@@ -204,6 +204,12 @@ function readFloat(value: unknown, at: string): number {
   return fail(at, "a float", value);
 }
 
+/** A float as Rust's `f32` reads it: rounded to 32 bits, infinite past
+ * their range. */
+function readF32(value: unknown, at: string): number {
+  return Math.fround(readFloat(value, at));
+}
+
 function readBool(value: unknown, at: string): boolean {
   return typeof value === "boolean" ? value : fail(at, "a bool", value);
 }
@@ -1023,7 +1029,7 @@ function read$Everything(value: unknown, at: string): Everything {
     "nothing": required(fields, "24", "nothing", read$Nothing, at),
     "coord": required(fields, "25", "coord", read$Coord, at),
     "ping": required(fields, "26", "ping", read$Ping, at),
-    "weight": required(fields, "27", "weight", readFloat, at),
+    "weight": required(fields, "27", "weight", readF32, at),
     "code": defaulted(fields, "28", readU16, `${at}.code`, () => readU16(fromHex("cd0300"), at)),
     "entry": required(fields, "29", "entry", read$Entry, at),
   };

@@ -108,6 +108,20 @@ fn input(clock: Clock) -> String {
         push("v2", to_vec(&value).unwrap());
         push("v2_by_v1", to_vec(&value).unwrap());
     }
+    // A float 64 in an `f32` field (`weight`, tag 27) reads as Rust's
+    // `as f32` does: rounded to 32 bits, infinite past their range.
+    for wide in [f64::MAX, 0.1, 16_777_217.0] {
+        let mut value = msgpack_serde::Value::from_slice(&to_vec(&everything[0]).unwrap()).unwrap();
+        let msgpack_serde::Value::Map(entries) = &mut value else {
+            panic!("a struct is a map")
+        };
+        for (key, field) in entries.iter_mut() {
+            if key.as_u64() == Some(27) {
+                *field = msgpack_serde::Value::F64(wide);
+            }
+        }
+        push("everything", to_vec(&value).unwrap());
+    }
     // What the exact decoders refuse, each with Rust's error.
     let whole = to_vec(&everything[0]).unwrap();
     push("bad_end", whole[..whole.len() - 1].to_vec());
