@@ -560,6 +560,10 @@ impl<'a, 'd> Rewrite<'a, 'd> {
             key @ (Token::Int(_) | Token::Str(_)) => {
                 // A unit variant is a value: `inspect` shows its name beside it.
                 if let Some(variant) = self.key_variant(ty, variants, at, key)? {
+                    if variant.payload != Payload::Unit {
+                        let message = format!("{ty}: variant `{}` carries data", variant.name);
+                        return Err(self.fail_at(at, message));
+                    }
                     self.names.insert(at, Name::Variant(variant.name.clone()));
                 }
                 Ok(())

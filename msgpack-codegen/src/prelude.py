@@ -655,10 +655,14 @@ def _from_hex(hex: str) -> Any:
     return unpackb(bytes.fromhex(hex))
 
 
-def _variant(value: Any, at: str, enum_name: str) -> tuple[int, Any]:
+def _variant(value: Any, at: str, enum_name: str, data: dict[int, str] | None = None) -> tuple[int, Any]:
     """An enum's variant tag and payload: a unit variant is its tag, any
-    other a map of one entry from tag to payload."""
+    other a map of one entry from tag to payload. A bare tag of one of the
+    variants in `data` (by tag, their names), which carry data, is an
+    error, as in Rust."""
     if isinstance(value, int) and not isinstance(value, bool):
+        if data is not None and value in data:
+            raise ValueError(f"{at}: variant `{data[value]}` of enum {enum_name} carries data")
         return value, None
     if isinstance(value, dict) and len(value) == 1:
         ((tag, payload),) = value.items()

@@ -498,10 +498,16 @@ fn data_enum(out: &mut String, name: &str, variants: &[VariantDef]) -> Result<()
         "    def from_msgpack(obj: Any, at: str = {}) -> {name}:",
         quote(name)
     );
+    let data: Vec<String> = variants
+        .iter()
+        .filter(|v| v.payload != Payload::Unit)
+        .map(|v| format!("{}: {}", v.tag, quote(&v.name)))
+        .collect();
     let _ = writeln!(
         out,
-        "        tag, payload = _variant(obj, at, {})",
-        quote(name)
+        "        tag, payload = _variant(obj, at, {}, {{{}}})",
+        quote(name),
+        data.join(", ")
     );
     for variant in variants {
         let class = class(variant);

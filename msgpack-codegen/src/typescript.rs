@@ -444,6 +444,18 @@ fn write_enum(out: &mut String, name: &str, variants: &[VariantDef]) {
         "  if (typeof value === \"number\" || typeof value === \"bigint\") {{"
     );
     let _ = writeln!(out, "    tag = String(value);");
+    // A bare tag of a variant that carries data is an error, as in Rust.
+    for variant in variants.iter().filter(|v| v.payload != Payload::Unit) {
+        let message = format!(
+            "${{at}}: variant \\`{}\\` of enum {name} carries data",
+            variant.name.replace('`', "\\`")
+        );
+        let _ = writeln!(
+            out,
+            "    if (tag === \"{}\") throw new Error(`{message}`);",
+            variant.tag
+        );
+    }
     let _ = writeln!(
         out,
         "  }} else if (isMap(value) && Object.keys(value).length === 1) {{"

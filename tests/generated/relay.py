@@ -81,6 +81,7 @@ RELAYS: dict[str, Callable[[bytes], bytes]] = {
     "error_time": relay_everything,
     "error_level": relay_level,
     "error_figure": relay_figure,
+    "error_carries": relay_figure,
     "bad_end": relay_everything,
     "bad_trailing": relay_everything,
     "bad_marker": relay_everything,

@@ -33,6 +33,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   error_time: relayEverything,
   error_level: (b) => everything.encodeLevel(everything.decodeLevel(exact(b))),
   error_figure: relayFigure,
+  error_carries: relayFigure,
   bad_end: relayEverything,
   bad_trailing: relayEverything,
   bad_marker: relayEverything,

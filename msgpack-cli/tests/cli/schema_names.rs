@@ -101,6 +101,19 @@ fn a_value_that_does_not_match_the_schema_is_one_error_line() {
         1,
         "Status: a key that is neither a tag nor a name (`Gone`) at offset 2, at $.status",
     );
+    // A bare tag (or name) of a variant that carries data, as in Rust.
+    fails(
+        &["decode", "--schema", &schema],
+        b"\x81\x03\x02",
+        1,
+        "Status: variant `Moved` carries data at offset 2, at $.status",
+    );
+    fails(
+        &["encode", "--schema", &schema],
+        br#"{"id": 1, "customer": "A", "status": "Moved"}"#,
+        1,
+        "Status: variant `Moved` carries data, at $.status",
+    );
     fails(
         &["decode", "--schema", &schema],
         b"\x81\x03\xc3",

@@ -1134,6 +1134,9 @@ function read$Figure(value: unknown, at: string): Figure {
   let payload: unknown = null;
   if (typeof value === "number" || typeof value === "bigint") {
     tag = String(value);
+    if (tag === "1") throw new Error(`${at}: variant \`Circle\` of enum Figure carries data`);
+    if (tag === "2") throw new Error(`${at}: variant \`Rect\` of enum Figure carries data`);
+    if (tag === "3") throw new Error(`${at}: variant \`Polygon\` of enum Figure carries data`);
   } else if (isMap(value) && Object.keys(value).length === 1) {
     const prop = Object.keys(value)[0]!;
     tag = String(keyOf(prop));
@@ -1240,6 +1243,7 @@ function read$Kind(value: unknown, at: string): Kind {
   let payload: unknown = null;
   if (typeof value === "number" || typeof value === "bigint") {
     tag = String(value);
+    if (tag === "1") throw new Error(`${at}: variant \`Any\` of enum Kind carries data`);
   } else if (isMap(value) && Object.keys(value).length === 1) {
     const prop = Object.keys(value)[0]!;
     tag = String(keyOf(prop));

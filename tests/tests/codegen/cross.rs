@@ -139,6 +139,8 @@ fn input(clock: Clock) -> String {
     // A tag no variant has: `other` catches it, else it is an error.
     push("status", to_vec(&msgpack!(9)).unwrap());
     push("error_figure", to_vec(&msgpack!({9: 1})).unwrap());
+    // A bare tag of a variant that carries data.
+    push("error_carries", to_vec(&msgpack!(2)).unwrap());
     push("error_level", to_vec(&msgpack!(3)).unwrap());
     // A required field absent.
     push("error_v1", to_vec(&msgpack!({1: 7})).unwrap());
@@ -310,6 +312,11 @@ fn check_relayed(language: &str, input: &str, output: &str) {
             "error_level" => assert_eq!(
                 error,
                 Some("Level: unknown variant tag 3 of enum Level"),
+                "{context}"
+            ),
+            "error_carries" => assert_eq!(
+                error,
+                Some("Figure: variant `Rect` of enum Figure carries data"),
                 "{context}"
             ),
             "error_figure" => assert_eq!(
