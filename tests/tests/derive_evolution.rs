@@ -1124,3 +1124,42 @@ fn an_array_field_left_out_at_its_default_refuses_to_write_nil() {
         Keyed { cap: None }
     );
 }
+
+#[test]
+fn a_derived_struct_flattened_beside_a_map_takes_only_its_fields() {
+    #[derive(MsgPack, Debug, PartialEq)]
+    struct Inner {
+        #[msgpack(tag = 1)]
+        id: u64,
+        #[msgpack(tag = 2)]
+        name: String,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Outer {
+        a: u8,
+        #[serde(flatten)]
+        inner: Inner,
+        #[serde(flatten)]
+        rest: BTreeMap<String, msgpack_serde::Value>,
+    }
+
+    let outer = Outer {
+        a: 1,
+        inner: Inner {
+            id: 7,
+            name: "n".into(),
+        },
+        rest: [("k".to_string(), msgpack_serde::Value::from(1))].into(),
+    };
+    // serde's flatten writes the derived struct by name, in every format,
+    // and reads it by its names: the map keeps only what no field claims.
+    let named = msgpack_serde::to_vec(&outer).unwrap();
+    assert_eq!(msgpack_serde::from_slice::<Outer>(&named).unwrap(), outer);
+    let compact = msgpack_serde::to_vec_compact(&outer).unwrap();
+    assert_eq!(named, compact);
+    assert_eq!(msgpack_serde::from_slice::<Outer>(&compact).unwrap(), outer);
+    let json = serde_json::to_string(&outer).unwrap();
+    assert_eq!(json, r#"{"a":1,"id":7,"name":"n","k":1}"#);
+    assert_eq!(serde_json::from_str::<Outer>(&json).unwrap(), outer);
+}
