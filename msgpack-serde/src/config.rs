@@ -106,9 +106,15 @@ impl Config {
     /// reads them into a plain enum. But serde's buffered paths (an
     /// untagged or internally tagged enum, a `#[serde(flatten)]` field)
     /// take a variant only as a string or a map: a variant written by
-    /// index inside them encodes and then fails to decode
-    /// (`data did not match any variant of untagged enum ...`). Use
-    /// indices only for types that contain none of these.
+    /// index inside them fails to decode
+    /// (`data did not match any variant of untagged enum ...`), or worse,
+    /// decodes as another variant that reads an integer (`N(u32)` beside
+    /// `L(Level)`, or a `Value`). And an enum with a `#[serde(skip)]` or
+    /// `skip_deserializing` variant reads the wrong variant by index:
+    /// serde_derive writes each variant's place among all of them and
+    /// reads its place among those not skipped. Use indices only for
+    /// enums without skipped variants, in types that contain none of
+    /// these paths.
     ///
     /// ```
     /// use msgpack_serde::{to_vec_with_config, from_slice, Config};

@@ -91,7 +91,9 @@ impl fmt::Debug for RawValue {
 }
 
 /// MessagePack gets the bytes back verbatim; a human-readable format such
-/// as JSON gets the decoded value.
+/// as JSON, our serializer with `Config::human_readable(true)` and
+/// `to_value` get the decoded value, which reads back as an equal value in
+/// its smallest encoding (`cd 00 01` comes back `01`), not the same bytes.
 impl Serialize for RawValue {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if serializer.is_human_readable() {
