@@ -569,7 +569,7 @@ pub fn field(
     }
 }
 
-/// A derived struct's read, from one
+/// `deserializer.deserialize_any(visitor)` for a derived struct, from one
 /// of the [`DECODING_UNITS`] modules here: the derive picks one by a hash
 /// of the type's name (its `decoding_unit`). rustc compiles
 /// each module's instances in a codegen unit of their own, so a crate's
@@ -588,23 +588,13 @@ macro_rules! decoding_units {
         pub mod $unit {
             use serde::de::{Deserializer, Visitor};
 
-            /// `deserialize_any` (the struct reads a map keyed by tag or
-            /// name, or a tag-indexed array), but `deserialize_struct`
-            /// with the field names in a human-readable format, where
-            /// serde's `flatten` hands a struct only the entries its
-            /// names claim and the rest to the other flattened fields.
             /// Never inlined: inlined, it would be compiled in the
             /// caller's unit.
             #[inline(never)]
             pub fn deserialize_struct<'de, D: Deserializer<'de>, V: Visitor<'de>>(
                 deserializer: D,
-                name: &'static str,
-                fields: &'static [&'static str],
                 visitor: V,
             ) -> Result<V::Value, D::Error> {
-                if deserializer.is_human_readable() {
-                    return deserializer.deserialize_struct(name, fields, visitor);
-                }
                 deserializer.deserialize_any(visitor)
             }
         }

@@ -52,8 +52,6 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 &expecting,
             );
             let whole = whole::read(cont);
-            let name = ident.to_string();
-            let names = fields.iter().filter(|f| f.is_wire()).map(|f| &f.name);
             quote! {
                 #whole
                 #visitor
@@ -61,7 +59,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                     #krate::__private::DECODING_UNITS == #DECODING_UNITS,
                     "msgpack-derive and msgpack-serde disagree on the decoding units",
                 );
-                #krate::__private::#unit::deserialize_struct(__deserializer, #name, &[#(#names),*], __Visitor { marker: #krate::__private::PhantomData, lifetime: #krate::__private::PhantomData })
+                #krate::__private::#unit::deserialize_struct(__deserializer, __Visitor { marker: #krate::__private::PhantomData, lifetime: #krate::__private::PhantomData })
             }
         }
         Data::Enum(variants) => read_enum(cont, &generics, variants),
