@@ -1124,3 +1124,14 @@ fn an_array_field_left_out_at_its_default_refuses_to_write_nil() {
         Keyed { cap: None }
     );
 }
+
+/// RON tells a map (`{..}`) from a struct (`(..)`) and reads a map only
+/// through `deserialize_any`, which is how the derive reads: a derived
+/// type round-trips there, its names kept, as in JSON.
+#[test]
+fn a_derived_type_reads_back_from_ron() {
+    let value = v2_order();
+    let text = ron::to_string(&value).unwrap();
+    assert!(text.starts_with("{\""), "{text}");
+    assert_eq!(ron::from_str::<v2::Order>(&text).unwrap(), value);
+}
