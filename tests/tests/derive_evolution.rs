@@ -1064,6 +1064,10 @@ fn an_array_field_left_out_at_its_default_refuses_to_write_nil() {
         msgpack_serde::Value::from(1)
     }
 
+    fn raw_one() -> msgpack_serde::RawValue {
+        msgpack_serde::RawValue::from_bytes([0x01]).unwrap()
+    }
+
     #[derive(MsgPack, Debug, PartialEq, Clone)]
     #[msgpack(array)]
     struct Capped {
@@ -1073,6 +1077,8 @@ fn an_array_field_left_out_at_its_default_refuses_to_write_nil() {
         extra: msgpack_serde::Value,
         #[msgpack(tag = 2)]
         id: u8,
+        #[msgpack(tag = 3, default = "raw_one", omit_default)]
+        raw: msgpack_serde::RawValue,
     }
 
     // Not nil: written, or left out at the default, and read back.
@@ -1080,6 +1086,7 @@ fn an_array_field_left_out_at_its_default_refuses_to_write_nil() {
         cap: Some(3),
         extra: one(),
         id: 7,
+        raw: raw_one(),
     };
     let bytes = msgpack_serde::to_vec(&written).unwrap();
     assert_eq!(bytes, [0x93, 0x03, 0xc0, 0x07]);
@@ -1109,6 +1116,15 @@ fn an_array_field_left_out_at_its_default_refuses_to_write_nil() {
     assert_eq!(
         msgpack_serde::to_vec(&nil).unwrap_err().to_string(),
         "field `extra` (tag 1) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out"
+    );
+    // A raw value's bytes are what it writes: nil there too.
+    let raw_nil = Capped {
+        raw: msgpack_serde::RawValue::from_bytes([0xc0]).unwrap(),
+        ..written.clone()
+    };
+    assert_eq!(
+        msgpack_serde::to_vec(&raw_nil).unwrap_err().to_string(),
+        "field `raw` (tag 3) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out"
     );
 
     // The map form tells nil from absent: no refusal there.

@@ -129,8 +129,9 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
 /// what a reader in another language takes for it when absent, written
 /// through the field's `with` module when it has one. Left `None` where
 /// the schema impl cannot name the value: a field type that mentions the
-/// type's parameters (the impl has no `Serialize` or `Default` bounds on
-/// them), or `Self` through `with` (named in an item of its own).
+/// type's type or const parameters (the impl has no `Serialize` or
+/// `Default` bounds on them), or, through `with` (named in an item of its
+/// own), its lifetimes or `Self`.
 fn default_bytes(cont: &Container<'_>, field: &Field<'_>) -> TokenStream {
     let krate = &cont.attrs.crate_path;
     if mentions_generics(field.ty, cont.generics, field.attrs.with.is_some()) {

@@ -88,11 +88,20 @@ fn write_fields(
 
     if array {
         wire.sort_by_key(|(field, _, _)| field.tag());
-        let last = wire.iter().map(|(field, present, _)| {
+        // Each field's presence, worked out once (a default may be built
+        // to compare with).
+        let presents: Vec<syn::Ident> = (0..wire.len())
+            .map(|i| format_ident!("__present{}", i))
+            .collect();
+        let present_decls = wire
+            .iter()
+            .zip(&presents)
+            .map(|((_, present, _), local)| quote!(let #local: bool = #present;));
+        let last = wire.iter().zip(&presents).map(|((field, _, _), present)| {
             let tag = field.tag();
             quote!(if #present { __last = #krate::__private::Some(#tag); })
         });
-        let writes = wire.iter().map(|(field, present, value)| {
+        let writes = wire.iter().zip(&presents).map(|((field, _, value), present)| {
             let tag = field.tag();
             let refuse_nil = nil_reads_as_default(cont, field).then(|| {
                 let name = &field.name;
@@ -116,6 +125,7 @@ fn write_fields(
         return quote! {
             #(#wrappers)*
             if !__serializer.is_human_readable() {
+                #(#present_decls)*
                 let mut __last: #krate::__private::Option<u64> = #krate::__private::None;
                 #(#last)*
                 let mut __writer = #krate::__private::array_writer(__serializer, __last, #unknown_arg)?;

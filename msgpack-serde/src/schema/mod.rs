@@ -255,8 +255,9 @@ pub struct FieldDef {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub omit_default: bool,
     /// The default's MessagePack bytes (hex in JSON), which a reader takes
-    /// for an absent `default` field: known for the fields of types
-    /// without type parameters, not written through `with`.
+    /// for an absent `default` field, written through the field's `with`
+    /// module when it has one: known unless the field's type names one of
+    /// the struct's type parameters (or, through `with`, a lifetime).
     ///
     /// ```
     /// use msgpack_serde::schema::{Schema, TypeDef};
@@ -302,7 +303,10 @@ impl FieldDef {
     /// let TypeDef::Struct { fields, .. } = &doc.types["Row"] else { panic!("not a struct") };
     /// let nil_is_value: Vec<bool> = fields.iter().map(|f| f.nil_is_value(&doc.types)).collect();
     /// assert_eq!(nil_is_value, [false, false, true]);
-    /// // The array `[7, nil, nil]`: `note` is `None` (a gap), `extra` is `Value::Nil`.
+    ///
+    /// // `[7, nil, nil]`: `note` is absent (a gap), `extra` is `Value::Nil`.
+    /// let row: Row = msgpack_serde::from_slice(&[0x93, 0x07, 0xc0, 0xc0]).unwrap();
+    /// assert_eq!((row.note, row.extra), (None, Value::Nil));
     /// ```
     pub fn nil_is_value(&self, types: &BTreeMap<String, TypeDef>) -> bool {
         let reads_nil = match &self.shape {

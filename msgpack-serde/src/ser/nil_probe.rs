@@ -4,16 +4,23 @@
 
 use std::fmt;
 
+use msgpack_core::marker::NIL;
 use serde::ser::{self, Impossible, Serialize, Serializer};
 
+use crate::raw::RAW_VALUE_NAME;
+
 /// Whether `value` serializes as nil in a binary format: a unit, `None`,
-/// a unit struct, or one of these in `Some` or a newtype struct.
+/// a unit struct, a `RawValue` of nil, or one of these in `Some` or a
+/// newtype struct.
 pub(crate) fn writes_nil<T: ?Sized + Serialize>(value: &T) -> bool {
-    value.serialize(NilProbe).is_ok()
+    value.serialize(NilProbe { raw: false }).is_ok()
 }
 
-/// A serializer that succeeds only on what writes nil.
-struct NilProbe;
+/// A serializer that succeeds only on what writes nil; `raw` inside a
+/// `RawValue`, whose bytes are written as they are.
+struct NilProbe {
+    raw: bool,
+}
 
 /// What [`NilProbe`] fails with: the value does not write nil.
 #[derive(Debug)]
@@ -70,10 +77,18 @@ impl Serializer for NilProbe {
 
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
-        _: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<(), NotNil> {
-        value.serialize(self)
+        let raw = name == RAW_VALUE_NAME;
+        value.serialize(NilProbe { raw })
+    }
+
+    fn serialize_bytes(self, bytes: &[u8]) -> Result<(), NotNil> {
+        match (self.raw, bytes) {
+            (true, [NIL]) => Ok(()),
+            _ => Err(NotNil),
+        }
     }
 
     fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -102,7 +117,6 @@ impl Serializer for NilProbe {
         serialize_f64(f64) -> ();
         serialize_char(char) -> ();
         serialize_str(&str) -> ();
-        serialize_bytes(&[u8]) -> ();
         serialize_unit_variant(&'static str, u32, &'static str) -> ();
         serialize_seq(Option<usize>) -> Self::SerializeSeq;
         serialize_tuple(usize) -> Self::SerializeTuple;
@@ -137,6 +151,9 @@ mod tests {
         assert!(writes_nil(&Unit));
         assert!(writes_nil(&Value::Nil));
         assert!(writes_nil(&Wrapped(Value::Nil)));
+        assert!(writes_nil(&crate::RawValue::from_bytes([0xc0]).unwrap()));
+        assert!(!writes_nil(&crate::RawValue::from_bytes([0x01]).unwrap()));
+        assert!(!writes_nil(&serde_bytes::Bytes::new(&[0xc0])));
         assert!(!writes_nil(&Some(0u8)));
         assert!(!writes_nil(&Value::from(1)));
         assert!(!writes_nil(&Wrapped(Value::Bool(false))));
