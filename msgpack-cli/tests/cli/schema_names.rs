@@ -402,7 +402,8 @@ fn nil_in_an_array_is_the_value_of_a_field_always_written() {
             {"name":"extra","tag":2,"shape":"value","presence":"required"},
             {"name":"hint","tag":3,"shape":{"optional":"i32"},"presence":"default","default":"05"},
             {"name":"mark","tag":4,"shape":{"named":"Mark"},"presence":"required"},
-            {"name":"count","tag":5,"shape":"u8","presence":"default","default":"00"}]},
+            {"name":"count","tag":5,"shape":"u8","presence":"default","default":"00"},
+            {"name":"cap","tag":6,"shape":{"optional":"i32"},"presence":"default","omit_default":true,"default":"05"}]},
           "Mark":{"kind":"struct","layout":"map","fields":[],"unit":true}}}"#,
     )
     .unwrap();
@@ -419,11 +420,39 @@ fn nil_in_an_array_is_the_value_of_a_field_always_written() {
         ok(&["encode", "--schema", schema], json.as_bytes()),
         b"\x95\x07\xc0\xc0\xc0\xc0"
     );
+    // `cap` is left out (nil) at its default, `Some(5)`: `None` cannot be
+    // written, as the derive refuses it.
+    fails(
+        &["encode", "--schema", schema],
+        br#"{"id": 7, "extra": null, "hint": null, "mark": null, "cap": null}"#,
+        1,
+        "Row: field `cap` (tag 6) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out, at $",
+    );
     // Where a required field's type does not read nil, nil is still a gap.
     fails(
         &["decode", "--schema", schema],
         b"\x95\xc0\xc0\xc0\xc0\xc0",
         1,
         "Row: missing field `id` (tag 0) at offset 0, at $",
+    );
+}
+
+/// A known tag written as `"#N"` would skip its field's or variant's
+/// checks: encode asks for the name.
+#[test]
+fn encode_asks_for_the_name_of_a_known_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = schema_file(&dir);
+    fails(
+        &["encode", "--schema", &schema],
+        br##"{"#1": "not an int", "customer": "A", "status": "Active"}"##,
+        1,
+        "Account: `#1` is the tag of field `id`: use its name, at $.#1",
+    );
+    fails(
+        &["encode", "--schema", &schema],
+        br##"{"id": 1, "customer": "A", "status": "#2"}"##,
+        1,
+        "Status: `#2` is the tag of variant `Moved`: use its name, at $.status",
     );
 }
