@@ -597,6 +597,17 @@ function writeStruct(
   for (let i = 0; i < len; i++) (byTag.get(i) ?? ((w: MsgPackWriter) => w.nil()))(w);
 }
 
+/** Refuses a value of an array struct's field left out at its default
+ * that writes nil: the array would read that as the field left out. */
+function notNil<T>(write: $Writer<T>, value: T, valueAt: string, at: string, name: string, tag: number | bigint): void {
+  const w = new MsgPackWriter();
+  write(w, value, valueAt);
+  const bytes = w.finish();
+  if (bytes.length === 1 && bytes[0] === 0xc0) {
+    throw new Error(`${at}: field \`${name}\` (tag ${tag}) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out`);
+  }
+}
+
 function sameBytes<T>(write: $Writer<T>, a: T, b: T, at: string): boolean {
   const x = new MsgPackWriter();
   write(x, a, at);

@@ -126,8 +126,13 @@ fn attribute(ty: &str, name: &str) -> Result<String, Error> {
     }
     Ok(if name.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{name}")
-    } else if KEYWORDS.contains(&name) || METHODS.contains(&name) || name == "self" {
-        // `self` would clash with the constructor's own parameter.
+    } else if KEYWORDS.contains(&name)
+        || METHODS.contains(&name)
+        || name == "self"
+        || name == "_field"
+    {
+        // `self` would clash with the constructor's own parameter, and
+        // `_field` would hide `dataclasses.field` from the class body.
         format!("{name}_")
     } else {
         name.to_string()
@@ -404,6 +409,15 @@ fn struct_body(
             // Compared as bytes, as TypeScript's do: `==` takes `True` for
             // `1` and `1` for `1.0`, which would leave out a value that is
             // not the default. Bytes only leave out what reads back alike.
+            // In an array, such a field left out is nil: another value
+            // that writes nil would read back as the default.
+            let push = if array == "True" {
+                let written = format!("{write}(self.{attr}, {at})");
+                let checked = format!("_not_nil({written}, at, {}, {tag})", quote(&field.name));
+                format!("entries.append(({tag}, {checked}))")
+            } else {
+                push
+            };
             let _ = writeln!(
                 out,
                 "        if packb({write}(self.{attr}, {at})) != packb({write}({value}, {at})):\n            {push}"

@@ -344,7 +344,15 @@ fn write_struct(
             field.omit_default,
             fallback(field, &quote(&format!("{name}.{}", field.name))),
         ) {
-            // Without a default to compare with, the field is written.
+            // Without a default to compare with, the field is written. In
+            // an array, a field left out is nil: another value that writes
+            // nil would read back as the default.
+            let push = if array {
+                let name = quote(&field.name);
+                format!("{{ notNil({write}, f{i}, {at}, at, {name}, {tag}); {push} }}")
+            } else {
+                push
+            };
             let _ = writeln!(
                 out,
                 "  if (!sameBytes({write}, f{i}, {fallback}, {at})) {push}"
@@ -446,13 +454,13 @@ fn write_enum(out: &mut String, name: &str, variants: &[VariantDef]) {
     let _ = writeln!(out, "    tag = String(value);");
     // A bare tag of a variant that carries data is an error, as in Rust.
     for variant in variants.iter().filter(|v| v.payload != Payload::Unit) {
-        let message = format!(
-            "${{at}}: variant \\`{}\\` of enum {name} carries data",
-            variant.name.replace('`', "\\`")
-        );
+        let message = quote(&format!(
+            ": variant `{}` of enum {name} carries data",
+            variant.name
+        ));
         let _ = writeln!(
             out,
-            "    if (tag === \"{}\") throw new Error(`{message}`);",
+            "    if (tag === \"{}\") throw new Error(at + {message});",
             variant.tag
         );
     }

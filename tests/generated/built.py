@@ -130,6 +130,7 @@ class Values:
                 ping=everything.Ping(),
                 note=self.optional(self.simple),
                 hint=self.optional(self.i32),
+                cap=self.pick([5, self.i32()]),
                 unknown_fields=self.unknown(4, 8),
             ),
             tree=self.optional(lambda: self.node(2)),

@@ -124,7 +124,7 @@ class Values {
       at: this.timestamp(),
       status: this.pick<everything.Status>(["Active", "on_hold", "Unknown"]),
       figure: this.figure(),
-      point: { x: this.i32(), y: this.i32(), ping: {}, note: this.bool() ? null : this.simple(), hint: this.bool() ? null : this.i32() },
+      point: { x: this.i32(), y: this.i32(), ping: {}, note: this.bool() ? null : this.simple(), hint: this.bool() ? null : this.i32(), cap: this.pick([5, this.i32()]) },
       pair: [this.ranged(-32768, 32767), this.text()],
       extra: this.simple(),
       labels: this.array(3, () => this.text()),

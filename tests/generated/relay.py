@@ -210,6 +210,10 @@ def main() -> None:
             "built_error_known",
             lambda: everything.packb(everything.Point(x=1, y=2, ping=everything.Ping(), note=None, unknown_fields={1: "again"}).to_msgpack()),
         ),
+        (
+            "built_error_nil",
+            lambda: everything.packb(everything.Point(x=1, y=2, ping=everything.Ping(), note=None, cap=None).to_msgpack()),
+        ),
     ]
     for kind, write in refused:
         try:

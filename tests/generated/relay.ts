@@ -196,7 +196,8 @@ lines.push(...built(Number(count), Number(seed)));
 // What the writers refuse, each a line `kind !message`.
 const refused: [string, () => Uint8Array][] = [
   ["built_error_range", () => everything.encodeFigure({ Polygon: { sides: 300 } })],
-  ["built_error_known", () => everything.encodePoint({ x: 1, y: 2, ping: {}, note: null, hint: null, $unknown: new Map([[1, "again"]]) })],
+  ["built_error_known", () => everything.encodePoint({ x: 1, y: 2, ping: {}, note: null, hint: null, cap: 5, $unknown: new Map([[1, "again"]]) })],
+  ["built_error_nil", () => everything.encodePoint({ x: 1, y: 2, ping: {}, note: null, hint: null, cap: null })],
 ];
 for (const [kind, write] of refused) {
   try {

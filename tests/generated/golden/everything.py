@@ -632,6 +632,17 @@ def _w_named(cls: type[Any]) -> _Writer[Any]:
     return write
 
 
+def _not_nil(value: Any, at: str, name: str, tag: int) -> Any:
+    """`value`, an array struct's field left out at its default, unless it
+    writes nil: the array would read that as the field left out."""
+    if value is None:
+        raise ValueError(
+            f"{at}: field `{name}` (tag {tag}) is not its default but writes nil,"
+            " which an #[msgpack(array)] struct reads as the field left out"
+        )
+    return value
+
+
 def _no_default(at: str, name: str, tag: int) -> Any:
     raise ValueError(f"{at}: missing field `{name}` (tag {tag}), whose default the schema does not have")
 
@@ -1007,11 +1018,12 @@ class Point:
     ping: Ping
     note: Any
     hint: int | None = _field(default_factory=lambda: _optional(_i32)(_from_hex("05"), "Point.hint"))
+    cap: int | None = _field(default_factory=lambda: _optional(_i32)(_from_hex("05"), "Point.cap"))
     unknown_fields: dict[int, Any] = _field(default_factory=dict)
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Point") -> Point:
-        fields = _fields(obj, at, True, (0, 1, 3, 8, 9, 10), nils=(8, 9, 10))
+        fields = _fields(obj, at, True, (0, 1, 3, 8, 9, 10, 11), nils=(8, 9, 10))
         return Point(
             x=_required(fields, 0, "x", _i32, at),
             y=_required(fields, 1, "y", _i32, at),
@@ -1019,7 +1031,8 @@ class Point:
             ping=_required(fields, 8, "ping", Ping.from_msgpack, at),
             note=_required(fields, 9, "note", _any, at),
             hint=_defaulted(fields, 10, _optional(_i32), f"{at}.hint", lambda: _optional(_i32)(_from_hex("05"), f"{at}.hint")),
-            unknown_fields=_unknown(fields, (0, 1, 3, 8, 9, 10)),
+            cap=_defaulted(fields, 11, _optional(_i32), f"{at}.cap", lambda: _optional(_i32)(_from_hex("05"), f"{at}.cap")),
+            unknown_fields=_unknown(fields, (0, 1, 3, 8, 9, 10, 11)),
         )
 
     def to_msgpack(self, at: str = "Point") -> Any:
@@ -1031,7 +1044,9 @@ class Point:
         entries.append((8, _w_named(Ping)(self.ping, f"{at}.ping")))
         entries.append((9, _w(self.note, f"{at}.note")))
         entries.append((10, _w_optional(_i32)(self.hint, f"{at}.hint")))
-        return _struct(entries, self.unknown_fields, True, (0, 1, 3, 8, 9, 10), at)
+        if packb(_w_optional(_i32)(self.cap, f"{at}.cap")) != packb(_w_optional(_i32)(_optional(_i32)(_from_hex("05"), "Point.cap"), f"{at}.cap")):
+            entries.append((11, _not_nil(_w_optional(_i32)(self.cap, f"{at}.cap"), at, "cap", 11)))
+        return _struct(entries, self.unknown_fields, True, (0, 1, 3, 8, 9, 10, 11), at)
 
 
 @dataclass(kw_only=True)

@@ -603,6 +603,17 @@ function writeStruct(
   for (let i = 0; i < len; i++) (byTag.get(i) ?? ((w: MsgPackWriter) => w.nil()))(w);
 }
 
+/** Refuses a value of an array struct's field left out at its default
+ * that writes nil: the array would read that as the field left out. */
+function notNil<T>(write: $Writer<T>, value: T, valueAt: string, at: string, name: string, tag: number | bigint): void {
+  const w = new MsgPackWriter();
+  write(w, value, valueAt);
+  const bytes = w.finish();
+  if (bytes.length === 1 && bytes[0] === 0xc0) {
+    throw new Error(`${at}: field \`${name}\` (tag ${tag}) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out`);
+  }
+}
+
 function sameBytes<T>(write: $Writer<T>, a: T, b: T, at: string): boolean {
   const x = new MsgPackWriter();
   write(x, a, at);
@@ -1134,9 +1145,9 @@ function read$Figure(value: unknown, at: string): Figure {
   let payload: unknown = null;
   if (typeof value === "number" || typeof value === "bigint") {
     tag = String(value);
-    if (tag === "1") throw new Error(`${at}: variant \`Circle\` of enum Figure carries data`);
-    if (tag === "2") throw new Error(`${at}: variant \`Rect\` of enum Figure carries data`);
-    if (tag === "3") throw new Error(`${at}: variant \`Polygon\` of enum Figure carries data`);
+    if (tag === "1") throw new Error(at + ": variant `Circle` of enum Figure carries data");
+    if (tag === "2") throw new Error(at + ": variant `Rect` of enum Figure carries data");
+    if (tag === "3") throw new Error(at + ": variant `Polygon` of enum Figure carries data");
   } else if (isMap(value) && Object.keys(value).length === 1) {
     const prop = Object.keys(value)[0]!;
     tag = String(keyOf(prop));
@@ -1243,7 +1254,7 @@ function read$Kind(value: unknown, at: string): Kind {
   let payload: unknown = null;
   if (typeof value === "number" || typeof value === "bigint") {
     tag = String(value);
-    if (tag === "1") throw new Error(`${at}: variant \`Any\` of enum Kind carries data`);
+    if (tag === "1") throw new Error(at + ": variant `Any` of enum Kind carries data");
   } else if (isMap(value) && Object.keys(value).length === 1) {
     const prop = Object.keys(value)[0]!;
     tag = String(keyOf(prop));
@@ -1430,6 +1441,8 @@ export interface Point {
   "note": unknown;
   /** tag 10 */
   "hint": (number | null);
+  /** tag 11 */
+  "cap": (number | null);
   /** The fields this version does not know, written back as they came. */
   $unknown?: UnknownFields;
 }
@@ -1439,17 +1452,18 @@ export function decodePoint(value: unknown): Point {
 }
 
 function read$Point(value: unknown, at: string): Point {
-  const fields = fieldsOf(value, at, true, ["0", "1", "3", "8", "9", "10"], ["8", "9", "10"]);
+  const fields = fieldsOf(value, at, true, ["0", "1", "3", "8", "9", "10", "11"], ["8", "9", "10"]);
   const out: Point = {
     "x": required(fields, "0", "x", readI32, at),
     "y": required(fields, "1", "y", readI32, at),
     "ping": required(fields, "8", "ping", read$Ping, at),
     "note": required(fields, "9", "note", readAny, at),
     "hint": defaulted(fields, "10", readOptional(readI32), `${at}.hint`, () => readOptional(readI32)(fromHex("05"), at)),
+    "cap": defaulted(fields, "11", readOptional(readI32), `${at}.cap`, () => readOptional(readI32)(fromHex("05"), at)),
   };
   const f2 = optional(fields, "3", readI32, `${at}.z`);
   if (f2 !== undefined) out["z"] = f2;
-  const unknown = unknownOf(fields, ["0", "1", "3", "8", "9", "10"]);
+  const unknown = unknownOf(fields, ["0", "1", "3", "8", "9", "10", "11"]);
   if (unknown !== undefined) out.$unknown = unknown;
   return out;
 }
@@ -1474,7 +1488,9 @@ function write$Point(w: MsgPackWriter, value: Point, at: string): void {
   entries.push([9, (w) => writeAny(w, f4, `${at}.note`)]);
   const f5 = value["hint"];
   entries.push([10, (w) => writeOptional(writeI32)(w, f5, `${at}.hint`)]);
-  writeStruct(w, entries, value.$unknown, true, ["0", "1", "3", "8", "9", "10"], at);
+  const f6 = value["cap"];
+  if (!sameBytes(writeOptional(writeI32), f6, readOptional(readI32)(fromHex("05"), "Point.cap"), `${at}.cap`)) { notNil(writeOptional(writeI32), f6, `${at}.cap`, at, "cap", 11); entries.push([11, (w) => writeOptional(writeI32)(w, f6, `${at}.cap`)]); }
+  writeStruct(w, entries, value.$unknown, true, ["0", "1", "3", "8", "9", "10", "11"], at);
 }
 
 export interface Quirks {

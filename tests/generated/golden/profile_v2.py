@@ -632,6 +632,17 @@ def _w_named(cls: type[Any]) -> _Writer[Any]:
     return write
 
 
+def _not_nil(value: Any, at: str, name: str, tag: int) -> Any:
+    """`value`, an array struct's field left out at its default, unless it
+    writes nil: the array would read that as the field left out."""
+    if value is None:
+        raise ValueError(
+            f"{at}: field `{name}` (tag {tag}) is not its default but writes nil,"
+            " which an #[msgpack(array)] struct reads as the field left out"
+        )
+    return value
+
+
 def _no_default(at: str, name: str, tag: int) -> Any:
     raise ValueError(f"{at}: missing field `{name}` (tag {tag}), whose default the schema does not have")
 

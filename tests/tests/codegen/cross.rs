@@ -273,7 +273,7 @@ fn check_relayed(language: &str, input: &str, output: &str) {
     let outputs: Vec<&str> = output.lines().collect();
     assert_eq!(
         outputs.len(),
-        inputs.len() + 2 + 2 * CASES,
+        inputs.len() + 3 + 2 * CASES,
         "{language}: a line for each value and each built one"
     );
     let time_error = match language {
@@ -287,6 +287,9 @@ fn check_relayed(language: &str, input: &str, output: &str) {
             "built_error_known" => {
                 Some("Point: unknown field with tag 1, the tag of a known field")
             }
+            "built_error_nil" => Some(
+                "Point: field `cap` (tag 11) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out",
+            ),
             _ => None,
         };
         if let Some(error) = refusal {

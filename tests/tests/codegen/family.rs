@@ -111,11 +111,11 @@ pub struct Everything {
     pub unknown: UnknownFields,
 }
 
-/// What once broke the generated code: a field named `field` before one
-/// with a default (Python's `dataclasses.field`, hidden in the class
-/// body), `Value` with a default and as a variant's payload
-/// (TypeScript's `readAny`, called with the path), and an `omit_default`
-/// `Value` whose default Python's `==` took `true` for.
+/// Names and shapes the generated code must take in stride: a field named
+/// `field` before one with a default (Python's `dataclasses.field` must
+/// not be hidden in the class body), `Value` with a default and as a
+/// variant's payload (TypeScript's `readAny` is passed the path), and an
+/// `omit_default` `Value` whose default is 1, which `true` is not.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub struct Quirks {
     #[msgpack(tag = 1)]
@@ -217,6 +217,9 @@ pub struct Point {
     /// Written always, `None` as nil; absent, `Some(5)`.
     #[msgpack(tag = 10, default = "five")]
     pub hint: Option<i32>,
+    /// Left out (nil) at `Some(5)`, so `None` cannot be written.
+    #[msgpack(tag = 11, default = "five", omit_default)]
+    pub cap: Option<i32>,
     #[msgpack(unknown)]
     pub unknown: UnknownFields,
 }
@@ -546,15 +549,17 @@ fn point(held: Held) -> impl Strategy<Value = Point> {
         proptest::option::of(any::<i32>()),
         prop_oneof![Just(Value::Nil), value(held)],
         proptest::option::of(any::<i32>()),
+        prop_oneof![Just(5), any::<i32>()],
         unknown,
     )
-        .prop_map(|(x, y, z, note, hint, unknown)| Point {
+        .prop_map(|(x, y, z, note, hint, cap, unknown)| Point {
             x,
             y,
             z,
             ping: Ping,
             note,
             hint,
+            cap: Some(cap),
             unknown,
         })
 }
