@@ -53,7 +53,9 @@ fn python_reads_an_absent_field_without_its_default_as_an_error() {
         "{code}"
     );
     assert!(
-        code.contains("        if packb(_u8(self.n, f\"{at}.n\")) != packb(_u8(0, f\"{at}.n\")):\n"),
+        code.contains(
+            "        if packb(_u8(self.n, f\"{at}.n\")) != packb(_u8(0, f\"{at}.n\")):\n"
+        ),
         "{code}"
     );
 }

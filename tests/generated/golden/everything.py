@@ -1053,6 +1053,7 @@ class Point:
 class Quirks:
     """The schema's `Quirks`."""
 
+    _field_: int | None = None
     field: int | None = None
     other: int = _field(default_factory=lambda: _u8(_from_hex("00"), "Quirks.other"))
     any: Any = _field(default_factory=lambda: _any(_from_hex("c0"), "Quirks.any"))
@@ -1063,6 +1064,7 @@ class Quirks:
     def from_msgpack(obj: Any, at: str = "Quirks") -> Quirks:
         fields = _fields(obj, at, False)
         return Quirks(
+            _field_=_optional_field(fields, 6, _u8, f"{at}._field"),
             field=_optional_field(fields, 1, _u8, f"{at}.field"),
             other=_defaulted(fields, 2, _u8, f"{at}.other", lambda: _u8(_from_hex("00"), f"{at}.other")),
             any=_defaulted(fields, 3, _any, f"{at}.any", lambda: _any(_from_hex("c0"), f"{at}.any")),
@@ -1072,6 +1074,8 @@ class Quirks:
 
     def to_msgpack(self, at: str = "Quirks") -> Any:
         entries: list[tuple[int, Any]] = []
+        if self._field_ is not None:
+            entries.append((6, _u8(self._field_, f"{at}._field")))
         if self.field is not None:
             entries.append((1, _u8(self.field, f"{at}.field")))
         entries.append((2, _u8(self.other, f"{at}.other")))
@@ -1079,7 +1083,7 @@ class Quirks:
         entries.append((4, _w_named(Kind)(self.kind, f"{at}.kind")))
         if packb(_w(self.flag, f"{at}.flag")) != packb(_w(_any(_from_hex("01"), "Quirks.flag"), f"{at}.flag")):
             entries.append((5, _w(self.flag, f"{at}.flag")))
-        return _struct(entries, {}, False, (1, 2, 3, 4, 5), at)
+        return _struct(entries, {}, False, (6, 1, 2, 3, 4, 5), at)
 
 
 class Status(enum.Enum):

@@ -1494,6 +1494,8 @@ function write$Point(w: MsgPackWriter, value: Point, at: string): void {
 }
 
 export interface Quirks {
+  /** tag 6 */
+  "_field"?: number;
   /** tag 1 */
   "field"?: number;
   /** tag 2 */
@@ -1518,8 +1520,10 @@ function read$Quirks(value: unknown, at: string): Quirks {
     "kind": required(fields, "4", "kind", read$Kind, at),
     "flag": defaulted(fields, "5", readAny, `${at}.flag`, () => readAny(fromHex("01"), at)),
   };
-  const f0 = optional(fields, "1", readU8, `${at}.field`);
-  if (f0 !== undefined) out["field"] = f0;
+  const f0 = optional(fields, "6", readU8, `${at}._field`);
+  if (f0 !== undefined) out["_field"] = f0;
+  const f1 = optional(fields, "1", readU8, `${at}.field`);
+  if (f1 !== undefined) out["field"] = f1;
   return out;
 }
 
@@ -1531,17 +1535,19 @@ export function encodeQuirks(value: Quirks): Uint8Array {
 
 function write$Quirks(w: MsgPackWriter, value: Quirks, at: string): void {
   const entries: $Entry[] = [];
-  const f0 = value["field"];
-  if (f0 !== undefined) entries.push([1, (w) => writeU8(w, f0, `${at}.field`)]);
-  const f1 = value["other"];
-  entries.push([2, (w) => writeU8(w, f1, `${at}.other`)]);
-  const f2 = value["any"];
-  entries.push([3, (w) => writeAny(w, f2, `${at}.any`)]);
-  const f3 = value["kind"];
-  entries.push([4, (w) => write$Kind(w, f3, `${at}.kind`)]);
-  const f4 = value["flag"];
-  if (!sameBytes(writeAny, f4, readAny(fromHex("01"), "Quirks.flag"), `${at}.flag`)) entries.push([5, (w) => writeAny(w, f4, `${at}.flag`)]);
-  writeStruct(w, entries, undefined, false, ["1", "2", "3", "4", "5"], at);
+  const f0 = value["_field"];
+  if (f0 !== undefined) entries.push([6, (w) => writeU8(w, f0, `${at}._field`)]);
+  const f1 = value["field"];
+  if (f1 !== undefined) entries.push([1, (w) => writeU8(w, f1, `${at}.field`)]);
+  const f2 = value["other"];
+  entries.push([2, (w) => writeU8(w, f2, `${at}.other`)]);
+  const f3 = value["any"];
+  entries.push([3, (w) => writeAny(w, f3, `${at}.any`)]);
+  const f4 = value["kind"];
+  entries.push([4, (w) => write$Kind(w, f4, `${at}.kind`)]);
+  const f5 = value["flag"];
+  if (!sameBytes(writeAny, f5, readAny(fromHex("01"), "Quirks.flag"), `${at}.flag`)) entries.push([5, (w) => writeAny(w, f5, `${at}.flag`)]);
+  writeStruct(w, entries, undefined, false, ["6", "1", "2", "3", "4", "5"], at);
 }
 
 export type Status =

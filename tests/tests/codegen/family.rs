@@ -118,6 +118,10 @@ pub struct Everything {
 /// `omit_default` `Value` whose default is 1, which `true` is not.
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub struct Quirks {
+    /// Python's alias of `dataclasses.field`, which the attribute must
+    /// not hide either.
+    #[msgpack(tag = 6, rename = "_field")]
+    pub alias: Option<u8>,
     #[msgpack(tag = 1)]
     pub field: Option<u8>,
     #[msgpack(tag = 2, default)]
@@ -500,6 +504,7 @@ fn quirks(held: Held) -> impl Strategy<Value = Quirks> {
         prop_oneof![Just(Value::Bool(true)), Just(one()), value(held)],
     )
         .prop_map(|(field, other, any, kind, flag)| Quirks {
+            alias: field.map(|x| x.wrapping_add(1)),
             field,
             other,
             any,
