@@ -631,3 +631,24 @@ fn a_value_stream_reports_a_limit_found_by_framing_before_invalid_utf8() {
     let alone = msgpack_core::Value::decode(&mut reader).unwrap_err();
     assert_eq!(alone.to_string(), "invalid UTF-8 in string at offset 1");
 }
+
+/// `msgpack --schema` kept an array-form struct's unknown tag far past its
+/// fields, read from a map, as `"#200"`, which `encode --schema` then
+/// refused as too far for an array; the derive drops it. The rewrite now
+/// drops what the derive drops (found reading the derive's rules, pinned
+/// here through the `schema_names` check).
+#[test]
+fn the_schema_rewrite_drops_what_an_array_form_struct_read_from_a_map_drops() {
+    let bug = "array-struct-from-a-map-with-a-far-unknown-tag";
+    let bytes = check_regression("schema_names", bug);
+    let names = msgpack_cli::__fuzz::to_names(
+        &<types::Order as msgpack_serde::schema::Schema>::schema(),
+        &bytes,
+    )
+    .unwrap();
+    let value = msgpack_serde::Value::from_slice(&names).unwrap();
+    assert_eq!(
+        value["lines"][0].to_string(),
+        r#"{"sku": "s", "quantity": 1, "unit_price": 1}"#
+    );
+}

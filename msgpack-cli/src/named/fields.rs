@@ -23,12 +23,34 @@ impl<'d> Rewrite<'_, 'd> {
             (Direction::ToNames, Token::Map(len)) => {
                 let start = self.reader.position();
                 self.token()?;
-                self.write(Token::Map(len));
+                let last = fields.iter().map(|f| f.tag).max().unwrap_or(0);
+                // An array struct read from a map drops, as the derive
+                // does, an unknown field that is nil (a gap in its array)
+                // or far past its last tag (a run of nils before it).
+                let dropped = |field: Option<&FieldDef>, tag: u64, nil: bool| {
+                    layout == Layout::Array
+                        && field.is_none()
+                        && (nil || tag > last.saturating_add(ARRAY_UNKNOWN_GAP))
+                };
+                let mut scan = self.reader.clone();
+                let mut entries = 0u32;
+                for _ in 0..len {
+                    let tag = match scan.read_token() {
+                        Ok(Token::Int(tag)) => tag.as_u64(),
+                        Ok(_) => None,
+                        Err(error) => return Err(self.fail(error.kind())),
+                    };
+                    let field = tag.and_then(|tag| fields.iter().find(|f| f.tag == tag));
+                    let nil = scan.peek_byte() == Ok(NIL);
+                    let drop = tag.is_some_and(|tag| dropped(field, tag, nil));
+                    entries += u32::from(!drop);
+                    scan.skip().map_err(|error| self.fail(error.kind()))?;
+                }
+                self.write(Token::Map(entries));
                 let mut seen = Vec::new();
                 // Rust's derive finds a tag twice among the fields, and
                 // among the unknown fields it keeps: all of them, but for
                 // an array struct none far past its last tag.
-                let last = fields.iter().map(|f| f.tag).max().unwrap_or(0);
                 let kept = |field: Option<&FieldDef>, tag: u64| {
                     field.is_some()
                         || keeps
@@ -54,6 +76,12 @@ impl<'d> Rewrite<'_, 'd> {
                     };
                     if kept(field, tag) && !tags.insert(tag) {
                         return Err(self.fail_at(at, duplicate(ty, field, tag)));
+                    }
+                    if dropped(field, tag, self.reader.peek_byte() == Ok(NIL)) {
+                        self.reader
+                            .skip()
+                            .map_err(|error| self.fail(error.kind()))?;
+                        continue;
                     }
                     seen.extend(field.map(|f| f.tag));
                     self.entry_to_names(at, tag, field)?;

@@ -384,6 +384,17 @@ fn encode_refuses_a_tag_too_far_for_an_array() {
         ok(&["encode", "--schema", schema], br##"{"x": 1, "#64": 7}"##),
         near
     );
+    // Read from a map, it drops what the derive drops: an unknown field
+    // far past its tags, and one that is nil (a gap in its array).
+    let json = ok_text(
+        &["decode", "--schema", schema],
+        b"\x84\x00\x01\x41\x07\x05\xc0\x06\x02",
+    );
+    assert_eq!(json, "{\"x\":1,\"#6\":2}\n");
+    assert_eq!(
+        ok(&["encode", "--schema", schema], json.as_bytes()),
+        b"\x97\x01\xc0\xc0\xc0\xc0\xc0\x02"
+    );
 }
 
 /// In an array struct, nil is a gap, except at a field always written
