@@ -519,28 +519,55 @@ field sits at its tag's position with nil before it."""
 
 
 def _fields(
-    value: Any, at: str, array: bool, known: tuple[int, ...] | None = None, nils: tuple[int, ...] = ()
+    value: Any,
+    at: str,
+    array: bool,
+    known: tuple[int, ...] | None = None,
+    nils: tuple[int, ...] = (),
+    names: dict[str, int] | None = None,
 ) -> dict[int, Any]:
     """A struct's fields by tag, from a map or, for a tag-indexed array, an
     array (where nil marks a gap, except at `nils`: the tags of fields
-    always written whose type reads nil, where nil is the value). An array
-    struct that keeps unknown fields (`known`, its tags) keeps from a map
-    what Rust keeps: an unknown tag no farther than `_ARRAY_UNKNOWN_GAP`
-    past its largest (the entry `0xcf <2^40> 0x01` would write back as
-    2^40 nils), and not nil (a gap in the array it writes)."""
+    always written whose type reads nil, where nil is the value). A map's
+    keys are tags or, as the derive also reads them, field names (`names`,
+    each field's tag by name); a negative integer or another name the
+    derive skips, and so does this, and any other key is an error. An array struct that keeps unknown fields (`known`, its tags)
+    keeps from a map what Rust keeps: an unknown tag no farther than
+    `_ARRAY_UNKNOWN_GAP` past its largest (the entry `0xcf <2^40> 0x01`
+    would write back as 2^40 nils), and not nil (a gap in the array it
+    writes)."""
     if array and _is_array(value):
         return {i: v for i, v in enumerate(value) if v is not None or i in nils}
     if not isinstance(value, dict):
         return _fail(at, "an array or a map" if array else "a map", value)  # type: ignore[no-any-return]
-    for tag in value:
-        if not isinstance(tag, int) or isinstance(tag, bool):
-            raise ValueError(f"{at}: key {tag!r} is not a tag")
+    fields: dict[int, Any] = {}
+    for key, item in value.items():
+        if isinstance(key, bytes):
+            try:
+                key = key.decode()
+            except UnicodeDecodeError:
+                continue
+        if isinstance(key, int) and not isinstance(key, bool):
+            if key < 0:
+                continue
+            tag = key
+        elif isinstance(key, str):
+            if names is None or key not in names:
+                continue
+            tag = names[key]
+        else:
+            raise ValueError(f"{at}: key {key!r} is neither a field number nor a name")
+        if tag in fields:
+            name = next((n for n, t in (names or {}).items() if t == tag), None)
+            which = f"`{name}` (tag {tag})" if name is not None else f"with tag {tag}"
+            raise ValueError(f"{at}: duplicate field {which}")
+        fields[tag] = item
     if known is None:
-        return dict(value)
+        return fields
     last = max(known, default=0)
     return {
         tag: v
-        for tag, v in value.items()
+        for tag, v in fields.items()
         if tag in known or (v is not None and tag <= last + _ARRAY_UNKNOWN_GAP)
     }
 

@@ -375,6 +375,14 @@ fn struct_body(
         let nils = python_tuple(nils.iter().map(u64::to_string));
         keeps.push_str(&format!(", nils={nils}"));
     }
+    // A map's keys may be the fields' names too, as the derive reads them.
+    if !fields.is_empty() {
+        let names: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{}: {}", quote(&f.name), f.tag))
+            .collect();
+        keeps.push_str(&format!(", names={{{}}}", names.join(", ")));
+    }
     let _ = writeln!(out, "        fields = _fields(obj, at, {array}{keeps})");
     if args.is_empty() {
         let _ = writeln!(out, "        return {name}()");

@@ -260,20 +260,28 @@ fn write_struct(
     );
     let known: Vec<String> = fields.iter().map(|f| quote(&f.tag.to_string())).collect();
     let known = format!("[{}]", known.join(", "));
-    // An array struct keeping unknown fields keeps from a map what Rust does.
-    let mut keeps = if array && unknown {
-        format!(", {known}")
+    // An array struct keeping unknown fields keeps from a map what Rust
+    // does; a map's keys may be the fields' names too.
+    let keeps = if array && unknown {
+        known.clone()
     } else {
-        String::new()
+        "undefined".into()
     };
-    if !nils.is_empty() {
-        let nils: Vec<String> = nils.iter().map(|tag| quote(&tag.to_string())).collect();
-        if keeps.is_empty() {
-            keeps.push_str(", undefined");
-        }
-        keeps.push_str(&format!(", [{}]", nils.join(", ")));
-    }
-    let _ = writeln!(out, "  const fields = fieldsOf(value, at, {array}{keeps});");
+    let nils: Vec<String> = nils.iter().map(|tag| quote(&tag.to_string())).collect();
+    let nils = if nils.is_empty() {
+        "undefined".into()
+    } else {
+        format!("[{}]", nils.join(", "))
+    };
+    let names: Vec<String> = fields
+        .iter()
+        .map(|f| format!("[{}, {}]", quote(&f.name), quote(&f.tag.to_string())))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  const fields = fieldsOf(value, at, {array}, {keeps}, {nils}, new Map([{}]));",
+        names.join(", ")
+    );
     let _ = writeln!(out, "  const out: {name} = {{");
     for field in fields.iter().filter(|f| f.presence != Presence::Optional) {
         let (tag, key) = (quote(&field.tag.to_string()), quote(&field.name));

@@ -21,6 +21,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   v2: relayV2,
   v2_by_v1: relayV1,
   v1_by_v2: relayV2,
+  by_name: relayV2,
   status: (b) => everything.encodeStatus(everything.decodeStatus(exact(b))),
   figure: relayFigure,
   point: (b) => everything.encodePoint(everything.decodePoint(exact(b))),
@@ -29,6 +30,7 @@ const relays: Record<string, (bytes: Uint8Array) => Uint8Array> = {
   package_v2: (b) => v2.encodeProfile(v2.decodeProfile(decode(b, v2.decoderOptions))),
   plain_v1: (b) => v1.encodeProfile(v1.decodeProfile(decode(b))),
   error_v1: relayV1,
+  error_duplicate: relayV2,
   error_range: relayFigure,
   error_time: relayEverything,
   error_level: (b) => everything.encodeLevel(everything.decodeLevel(exact(b))),
@@ -153,7 +155,7 @@ function checkMapErrorPath(bytes: Uint8Array): void {
     ["\u0000i11", "8105c3", "Everything.by_id[5]: expected a string, found boolean"],
     ["\u0000i10", "81a131a178", 'Everything.scores["1"]: expected an integer, found string'],
     ["\u0000i50", "81920102c0", "Everything.paths[920102]: expected a bool, found nil"],
-    ["\u0000i29", "81a135c0", 'Everything.entry: key "5" is not a tag'],
+    ["\u0000i29", "81a135c0", "Everything.entry: missing field `key` (tag 1)"],
   ];
   for (const [field, map, message] of cases) {
     let error = "none";

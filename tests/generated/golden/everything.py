@@ -522,28 +522,55 @@ field sits at its tag's position with nil before it."""
 
 
 def _fields(
-    value: Any, at: str, array: bool, known: tuple[int, ...] | None = None, nils: tuple[int, ...] = ()
+    value: Any,
+    at: str,
+    array: bool,
+    known: tuple[int, ...] | None = None,
+    nils: tuple[int, ...] = (),
+    names: dict[str, int] | None = None,
 ) -> dict[int, Any]:
     """A struct's fields by tag, from a map or, for a tag-indexed array, an
     array (where nil marks a gap, except at `nils`: the tags of fields
-    always written whose type reads nil, where nil is the value). An array
-    struct that keeps unknown fields (`known`, its tags) keeps from a map
-    what Rust keeps: an unknown tag no farther than `_ARRAY_UNKNOWN_GAP`
-    past its largest (the entry `0xcf <2^40> 0x01` would write back as
-    2^40 nils), and not nil (a gap in the array it writes)."""
+    always written whose type reads nil, where nil is the value). A map's
+    keys are tags or, as the derive also reads them, field names (`names`,
+    each field's tag by name); a negative integer or another name the
+    derive skips, and so does this, and any other key is an error. An array struct that keeps unknown fields (`known`, its tags)
+    keeps from a map what Rust keeps: an unknown tag no farther than
+    `_ARRAY_UNKNOWN_GAP` past its largest (the entry `0xcf <2^40> 0x01`
+    would write back as 2^40 nils), and not nil (a gap in the array it
+    writes)."""
     if array and _is_array(value):
         return {i: v for i, v in enumerate(value) if v is not None or i in nils}
     if not isinstance(value, dict):
         return _fail(at, "an array or a map" if array else "a map", value)  # type: ignore[no-any-return]
-    for tag in value:
-        if not isinstance(tag, int) or isinstance(tag, bool):
-            raise ValueError(f"{at}: key {tag!r} is not a tag")
+    fields: dict[int, Any] = {}
+    for key, item in value.items():
+        if isinstance(key, bytes):
+            try:
+                key = key.decode()
+            except UnicodeDecodeError:
+                continue
+        if isinstance(key, int) and not isinstance(key, bool):
+            if key < 0:
+                continue
+            tag = key
+        elif isinstance(key, str):
+            if names is None or key not in names:
+                continue
+            tag = names[key]
+        else:
+            raise ValueError(f"{at}: key {key!r} is neither a field number nor a name")
+        if tag in fields:
+            name = next((n for n, t in (names or {}).items() if t == tag), None)
+            which = f"`{name}` (tag {tag})" if name is not None else f"with tag {tag}"
+            raise ValueError(f"{at}: duplicate field {which}")
+        fields[tag] = item
     if known is None:
-        return dict(value)
+        return fields
     last = max(known, default=0)
     return {
         tag: v
-        for tag, v in value.items()
+        for tag, v in fields.items()
         if tag in known or (v is not None and tag <= last + _ARRAY_UNKNOWN_GAP)
     }
 
@@ -695,7 +722,7 @@ class Coord:
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Coord") -> Coord:
-        fields = _fields(obj, at, False)
+        fields = _fields(obj, at, False, names={"0": 0, "1": 1})
         return Coord(
             _0=_required(fields, 0, "0", _i32, at),
             _1=_required(fields, 1, "1", _i32, at),
@@ -716,7 +743,7 @@ class Entry:
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Entry") -> Entry:
-        fields = _fields(obj, at, False)
+        fields = _fields(obj, at, False, names={"key": 1})
         return Entry(
             key=_required(fields, 1, "key", _str, at),
         )
@@ -766,7 +793,7 @@ class Everything:
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Everything") -> Everything:
-        fields = _fields(obj, at, False)
+        fields = _fields(obj, at, False, names={"id": 1, "delta": 2, "name": 3, "displayName": 4, "retries": 5, "level": 6, "ratio": 7, "flags": 8, "scores": 10, "by_id": 11, "blob": 12, "at": 13, "status": 14, "figure": 15, "point": 16, "tree": 17, "pair": 18, "extra": 19, "labels": 20, "grid": 21, "paths": 50, "gaps": 22, "levels": 23, "nothing": 24, "coord": 25, "ping": 26, "weight": 27, "code": 28, "entry": 29, "far": 9007199254740993, "quirks": 51})
         return Everything(
             id=_required(fields, 1, "id", _u64, at),
             delta=_required(fields, 2, "delta", _i64, at),
@@ -888,7 +915,7 @@ class FigurePolygon(Figure):
 
     @staticmethod
     def from_payload(obj: Any, at: str = "FigurePolygon") -> FigurePolygon:
-        fields = _fields(obj, at, False)
+        fields = _fields(obj, at, False, names={"sides": 1, "label": 2})
         return FigurePolygon(
             sides=_required(fields, 1, "sides", _u8, at),
             label=_optional_field(fields, 2, _str, f"{at}.label"),
@@ -966,7 +993,7 @@ class Node:
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Node") -> Node:
-        fields = _fields(obj, at, False)
+        fields = _fields(obj, at, False, names={"value": 1, "children": 2})
         return Node(
             value=_required(fields, 1, "value", _i32, at),
             children=_required(fields, 2, "children", _list(Node.from_msgpack), at),
@@ -1023,7 +1050,7 @@ class Point:
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Point") -> Point:
-        fields = _fields(obj, at, True, (0, 1, 3, 8, 9, 10, 11), nils=(8, 9, 10))
+        fields = _fields(obj, at, True, (0, 1, 3, 8, 9, 10, 11), nils=(8, 9, 10), names={"x": 0, "y": 1, "z": 3, "ping": 8, "note": 9, "hint": 10, "cap": 11})
         return Point(
             x=_required(fields, 0, "x", _i32, at),
             y=_required(fields, 1, "y", _i32, at),
@@ -1062,7 +1089,7 @@ class Quirks:
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Quirks") -> Quirks:
-        fields = _fields(obj, at, False)
+        fields = _fields(obj, at, False, names={"_field": 6, "field": 1, "other": 2, "any": 3, "kind": 4, "flag": 5})
         return Quirks(
             _field_=_optional_field(fields, 6, _u8, f"{at}._field"),
             field=_optional_field(fields, 1, _u8, f"{at}.field"),

@@ -306,12 +306,22 @@ const ARRAY_UNKNOWN_GAP = 64n;
 /** A struct's fields by tag (its decimal digits), from a map or, for a
  * tag-indexed array, an array (where nil marks a gap, except at `nils`:
  * the tags of fields always written whose type reads nil, where nil is
- * the value). An array struct
- * that keeps unknown fields (`known`, its tags) keeps from a map what
- * Rust keeps: an unknown tag no farther than `ARRAY_UNKNOWN_GAP` past its
- * largest (the entry `0xcf <2^40> 0x01` would write back as 2^40 nils),
- * and not nil (a gap in the array it writes). */
-function fieldsOf(value: unknown, at: string, array: boolean, known?: string[], nils?: string[]): Map<string, unknown> {
+ * the value). A map's keys are tags or, as the derive also reads them,
+ * field names (`names`, each field's tag by name); a negative integer or
+ * another name the derive skips, and so does this, and any other key is an
+ * error. An array struct that keeps unknown fields
+ * (`known`, its tags) keeps from a map what Rust keeps: an unknown tag no
+ * farther than `ARRAY_UNKNOWN_GAP` past its largest (the entry
+ * `0xcf <2^40> 0x01` would write back as 2^40 nils), and not nil (a gap
+ * in the array it writes). */
+function fieldsOf(
+  value: unknown,
+  at: string,
+  array: boolean,
+  known?: string[],
+  nils?: string[],
+  names?: Map<string, string>,
+): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (array && Array.isArray(value)) {
     value.forEach((v, i) => {
@@ -322,13 +332,33 @@ function fieldsOf(value: unknown, at: string, array: boolean, known?: string[], 
   if (!isMap(value)) return fail(at, array ? "an array or a map" : "a map", value);
   const last = (known ?? []).reduce((max, tag) => (BigInt(tag) > max ? BigInt(tag) : max), 0n);
   for (const prop of Object.keys(value)) {
-    const key = keyOf(prop);
-    if (typeof key !== "number" && typeof key !== "bigint") throw new Error(`${at}: key ${shownKey(key, prop)} is not a tag`);
-    // A tag beyond 2^53 that came as a number was rounded to another tag.
-    const tag = readInt(key, `${at}: tag`);
-    const unknown = known !== undefined && !known.includes(String(tag));
+    let key = keyOf(prop);
+    if (key instanceof Uint8Array) {
+      try {
+        key = new TextDecoder("utf-8", { fatal: true }).decode(key);
+      } catch {
+        continue;
+      }
+    }
+    let tag: string;
+    if (typeof key === "string") {
+      const named = names?.get(key);
+      if (named === undefined) continue;
+      tag = named;
+    } else if (typeof key === "bigint" || (typeof key === "number" && Number.isInteger(key))) {
+      if (BigInt(key) < 0n) continue;
+      // A tag beyond 2^53 that came as a number was rounded to another tag.
+      tag = String(readInt(key, `${at}: tag`));
+    } else {
+      throw new Error(`${at}: key ${shownKey(key, prop)} is neither a field number nor a name`);
+    }
+    if (out.has(tag)) {
+      const name = [...(names ?? [])].find(([, t]) => t === tag)?.[0];
+      throw new Error(`${at}: duplicate field ${name === undefined ? `with tag ${tag}` : `\`${name}\` (tag ${tag})`}`);
+    }
+    const unknown = known !== undefined && !known.includes(tag);
     if (unknown && (value[prop] === null || BigInt(tag) > last + ARRAY_UNKNOWN_GAP)) continue;
-    out.set(String(tag), value[prop]);
+    out.set(tag, value[prop]);
   }
   return out;
 }
@@ -889,7 +919,7 @@ export function decodeCoord(value: unknown): Coord {
 }
 
 function read$Coord(value: unknown, at: string): Coord {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["0", "0"], ["1", "1"]]));
   const out: Coord = {
     "0": required(fields, "0", "0", readI32, at),
     "1": required(fields, "1", "1", readI32, at),
@@ -922,7 +952,7 @@ export function decodeEntry(value: unknown): Entry {
 }
 
 function read$Entry(value: unknown, at: string): Entry {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["key", "1"]]));
   const out: Entry = {
     "key": required(fields, "1", "key", readStr, at),
   };
@@ -1014,7 +1044,7 @@ export function decodeEverything(value: unknown): Everything {
 }
 
 function read$Everything(value: unknown, at: string): Everything {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["id", "1"], ["delta", "2"], ["name", "3"], ["displayName", "4"], ["retries", "5"], ["level", "6"], ["ratio", "7"], ["flags", "8"], ["scores", "10"], ["by_id", "11"], ["blob", "12"], ["at", "13"], ["status", "14"], ["figure", "15"], ["point", "16"], ["tree", "17"], ["pair", "18"], ["extra", "19"], ["labels", "20"], ["grid", "21"], ["paths", "50"], ["gaps", "22"], ["levels", "23"], ["nothing", "24"], ["coord", "25"], ["ping", "26"], ["weight", "27"], ["code", "28"], ["entry", "29"], ["far", "9007199254740993"], ["quirks", "51"]]));
   const out: Everything = {
     "id": required(fields, "1", "id", readU64, at),
     "delta": required(fields, "2", "delta", readI64, at),
@@ -1217,7 +1247,7 @@ export function decodeFigurePolygon(value: unknown): FigurePolygon {
 }
 
 function read$FigurePolygon(value: unknown, at: string): FigurePolygon {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["sides", "1"], ["label", "2"]]));
   const out: FigurePolygon = {
     "sides": required(fields, "1", "sides", readU8, at),
   };
@@ -1359,7 +1389,7 @@ export function decodeNode(value: unknown): Node {
 }
 
 function read$Node(value: unknown, at: string): Node {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["value", "1"], ["children", "2"]]));
   const out: Node = {
     "value": required(fields, "1", "value", readI32, at),
     "children": required(fields, "2", "children", readArray(read$Node), at),
@@ -1390,7 +1420,7 @@ export function decodeNothing(value: unknown): Nothing {
 }
 
 function read$Nothing(value: unknown, at: string): Nothing {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([]));
   const out: Nothing = {
   };
   return out;
@@ -1452,7 +1482,7 @@ export function decodePoint(value: unknown): Point {
 }
 
 function read$Point(value: unknown, at: string): Point {
-  const fields = fieldsOf(value, at, true, ["0", "1", "3", "8", "9", "10", "11"], ["8", "9", "10"]);
+  const fields = fieldsOf(value, at, true, ["0", "1", "3", "8", "9", "10", "11"], ["8", "9", "10"], new Map([["x", "0"], ["y", "1"], ["z", "3"], ["ping", "8"], ["note", "9"], ["hint", "10"], ["cap", "11"]]));
   const out: Point = {
     "x": required(fields, "0", "x", readI32, at),
     "y": required(fields, "1", "y", readI32, at),
@@ -1513,7 +1543,7 @@ export function decodeQuirks(value: unknown): Quirks {
 }
 
 function read$Quirks(value: unknown, at: string): Quirks {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["_field", "6"], ["field", "1"], ["other", "2"], ["any", "3"], ["kind", "4"], ["flag", "5"]]));
   const out: Quirks = {
     "other": defaulted(fields, "2", readU8, `${at}.other`, () => readU8(fromHex("00"), at)),
     "any": defaulted(fields, "3", readAny, `${at}.any`, () => readAny(fromHex("c0"), at)),

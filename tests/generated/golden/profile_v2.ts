@@ -306,12 +306,22 @@ const ARRAY_UNKNOWN_GAP = 64n;
 /** A struct's fields by tag (its decimal digits), from a map or, for a
  * tag-indexed array, an array (where nil marks a gap, except at `nils`:
  * the tags of fields always written whose type reads nil, where nil is
- * the value). An array struct
- * that keeps unknown fields (`known`, its tags) keeps from a map what
- * Rust keeps: an unknown tag no farther than `ARRAY_UNKNOWN_GAP` past its
- * largest (the entry `0xcf <2^40> 0x01` would write back as 2^40 nils),
- * and not nil (a gap in the array it writes). */
-function fieldsOf(value: unknown, at: string, array: boolean, known?: string[], nils?: string[]): Map<string, unknown> {
+ * the value). A map's keys are tags or, as the derive also reads them,
+ * field names (`names`, each field's tag by name); a negative integer or
+ * another name the derive skips, and so does this, and any other key is an
+ * error. An array struct that keeps unknown fields
+ * (`known`, its tags) keeps from a map what Rust keeps: an unknown tag no
+ * farther than `ARRAY_UNKNOWN_GAP` past its largest (the entry
+ * `0xcf <2^40> 0x01` would write back as 2^40 nils), and not nil (a gap
+ * in the array it writes). */
+function fieldsOf(
+  value: unknown,
+  at: string,
+  array: boolean,
+  known?: string[],
+  nils?: string[],
+  names?: Map<string, string>,
+): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (array && Array.isArray(value)) {
     value.forEach((v, i) => {
@@ -322,13 +332,33 @@ function fieldsOf(value: unknown, at: string, array: boolean, known?: string[], 
   if (!isMap(value)) return fail(at, array ? "an array or a map" : "a map", value);
   const last = (known ?? []).reduce((max, tag) => (BigInt(tag) > max ? BigInt(tag) : max), 0n);
   for (const prop of Object.keys(value)) {
-    const key = keyOf(prop);
-    if (typeof key !== "number" && typeof key !== "bigint") throw new Error(`${at}: key ${shownKey(key, prop)} is not a tag`);
-    // A tag beyond 2^53 that came as a number was rounded to another tag.
-    const tag = readInt(key, `${at}: tag`);
-    const unknown = known !== undefined && !known.includes(String(tag));
+    let key = keyOf(prop);
+    if (key instanceof Uint8Array) {
+      try {
+        key = new TextDecoder("utf-8", { fatal: true }).decode(key);
+      } catch {
+        continue;
+      }
+    }
+    let tag: string;
+    if (typeof key === "string") {
+      const named = names?.get(key);
+      if (named === undefined) continue;
+      tag = named;
+    } else if (typeof key === "bigint" || (typeof key === "number" && Number.isInteger(key))) {
+      if (BigInt(key) < 0n) continue;
+      // A tag beyond 2^53 that came as a number was rounded to another tag.
+      tag = String(readInt(key, `${at}: tag`));
+    } else {
+      throw new Error(`${at}: key ${shownKey(key, prop)} is neither a field number nor a name`);
+    }
+    if (out.has(tag)) {
+      const name = [...(names ?? [])].find(([, t]) => t === tag)?.[0];
+      throw new Error(`${at}: duplicate field ${name === undefined ? `with tag ${tag}` : `\`${name}\` (tag ${tag})`}`);
+    }
+    const unknown = known !== undefined && !known.includes(tag);
     if (unknown && (value[prop] === null || BigInt(tag) > last + ARRAY_UNKNOWN_GAP)) continue;
-    out.set(String(tag), value[prop]);
+    out.set(tag, value[prop]);
   }
   return out;
 }
@@ -895,7 +925,7 @@ export function decodeProfile(value: unknown): Profile {
 }
 
 function read$Profile(value: unknown, at: string): Profile {
-  const fields = fieldsOf(value, at, false);
+  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["id", "1"], ["name", "2"], ["email", "4"], ["visits", "5"]]));
   const out: Profile = {
     "id": required(fields, "1", "id", readU64, at),
     "name": required(fields, "2", "name", readStr, at),

@@ -144,6 +144,15 @@ fn input(clock: Clock) -> String {
     push("error_level", to_vec(&msgpack!(3)).unwrap());
     // A required field absent.
     push("error_v1", to_vec(&msgpack!({1: 7})).unwrap());
+    // Keyed by names, as the derive also reads a map, with keys it skips
+    // (a name it does not have, a negative integer); a field under its
+    // name and its tag is there twice.
+    let by_name = msgpack!({"id": 1, "name": "x", "visits": 3, "nick": "skipped", -1: 5});
+    push("by_name", to_vec(&by_name).unwrap());
+    push(
+        "error_duplicate",
+        to_vec(&msgpack!({"id": 1, 1: 2, "name": "x", "visits": 3})).unwrap(),
+    );
     // An integer out of its field's range (`sides: u8`).
     push("error_range", to_vec(&msgpack!({3: {1: 300}})).unwrap());
     // A timestamp neither JavaScript's `Date` nor Python's `datetime` holds.
@@ -185,7 +194,7 @@ fn expected(kind: &str, sent: &[u8]) -> Vec<u8> {
     match kind {
         "everything" | "package_everything" => again::<Everything>(sent),
         "v1" | "v2_by_v1" | "plain_v1" => again::<v1::Profile>(sent),
-        "v2" | "v1_by_v2" | "package_v2" => again::<v2::Profile>(sent),
+        "v2" | "v1_by_v2" | "package_v2" | "by_name" => again::<v2::Profile>(sent),
         "status" => again::<Status>(sent),
         "figure" => again::<Figure>(sent),
         "point" => again::<Point>(sent),
@@ -203,7 +212,9 @@ fn check_value(kind: &str, sent: &[u8], back: &[u8], context: &str) {
             same(read::<v1::Profile>);
             same(read::<v2::Profile>);
         }
-        "v1_by_v2" => same(read::<v2::Profile>),
+        // Read by v2 alone: v1 wrote it, or it is keyed by names, which
+        // v1 cannot keep as unknown fields (as it keeps `visits` by tag).
+        "v1_by_v2" | "by_name" => same(read::<v2::Profile>),
         "status" => same(read::<Status>),
         "figure" => same(read::<Figure>),
         "point" => same(read::<Point>),
@@ -307,6 +318,11 @@ fn check_relayed(language: &str, input: &str, output: &str) {
         let context = format!("{language}, {kind} #{i}, sent {in_data}");
         let error = data.strip_prefix('!');
         match kind {
+            "error_duplicate" => assert_eq!(
+                error,
+                Some("Profile: duplicate field `id` (tag 1)"),
+                "{context}"
+            ),
             "error_v1" => assert_eq!(
                 error,
                 Some("Profile: missing field `name` (tag 2)"),
