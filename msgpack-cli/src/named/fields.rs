@@ -32,19 +32,22 @@ impl<'d> Rewrite<'_, 'd> {
                         && field.is_none()
                         && (nil || tag > last.saturating_add(ARRAY_UNKNOWN_GAP))
                 };
-                let mut scan = self.reader.clone();
-                let mut entries = 0u32;
-                for _ in 0..len {
-                    let tag = match scan.read_token() {
-                        Ok(Token::Int(tag)) => tag.as_u64(),
-                        Ok(_) => None,
-                        Err(error) => return Err(self.fail(error.kind())),
-                    };
-                    let field = tag.and_then(|tag| fields.iter().find(|f| f.tag == tag));
-                    let nil = scan.peek_byte() == Ok(NIL);
-                    let drop = tag.is_some_and(|tag| dropped(field, tag, nil));
-                    entries += u32::from(!drop);
-                    scan.skip().map_err(|error| self.fail(error.kind()))?;
+                // The map's length comes first: what is dropped is
+                // counted beforehand (only an array struct drops any).
+                let mut entries = len;
+                if layout == Layout::Array {
+                    let mut scan = self.reader.clone();
+                    for _ in 0..len {
+                        let tag = match scan.read_token() {
+                            Ok(Token::Int(tag)) => tag.as_u64(),
+                            Ok(_) => None,
+                            Err(error) => return Err(self.fail(error.kind())),
+                        };
+                        let field = tag.and_then(|tag| fields.iter().find(|f| f.tag == tag));
+                        let nil = scan.peek_byte() == Ok(NIL);
+                        entries -= u32::from(tag.is_some_and(|tag| dropped(field, tag, nil)));
+                        scan.skip().map_err(|error| self.fail(error.kind()))?;
+                    }
                 }
                 self.write(Token::Map(entries));
                 let mut seen = Vec::new();
@@ -102,13 +105,13 @@ impl<'d> Rewrite<'_, 'd> {
                 let mut scan = self.reader.clone();
                 let mut present = 0u32;
                 for tag in 0..u64::from(len) {
-                    present += u32::from(!gap(tag, scan.peek_byte() == Ok(0xc0)));
+                    present += u32::from(!gap(tag, scan.peek_byte() == Ok(NIL)));
                     scan.skip().map_err(|error| self.fail(error.kind()))?;
                 }
                 self.write(Token::Map(present));
                 for tag in 0..u64::from(len) {
                     let at = self.reader.position();
-                    if gap(tag, self.reader.peek_byte() == Ok(0xc0)) {
+                    if gap(tag, self.reader.peek_byte() == Ok(NIL)) {
                         self.reader
                             .skip()
                             .map_err(|error| self.fail(error.kind()))?;
@@ -234,8 +237,8 @@ impl<'d> Rewrite<'_, 'd> {
             if let Some(field) =
                 field.filter(|f| f.omit_default && f.presence != Presence::Optional)
             {
-                let default_is_nil = field.default.as_deref() == Some(&[NIL][..]);
-                if value[..] == [NIL] && field.default.is_some() && !default_is_nil {
+                let default_not_nil = matches!(field.default.as_deref(), Some(d) if d != [NIL]);
+                if value[..] == [NIL] && default_not_nil {
                     return Err(self.fail(format!(
                         "{ty}: field `{}` (tag {tag}) is not its default but writes nil, which an #[msgpack(array)] struct reads as the field left out",
                         field.name
