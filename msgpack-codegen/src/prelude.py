@@ -5,7 +5,7 @@ import enum
 import struct
 from dataclasses import dataclass
 from dataclasses import field as _field
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, ClassVar, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
 

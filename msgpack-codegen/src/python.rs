@@ -130,9 +130,11 @@ fn attribute(ty: &str, name: &str) -> Result<String, Error> {
         || METHODS.contains(&name)
         || name == "self"
         || name == "_field"
+        || name == "_names"
     {
-        // `self` would clash with the constructor's own parameter, and
-        // `_field` would hide `dataclasses.field` from the class body.
+        // `self` would clash with the constructor's own parameter,
+        // `_field` would hide `dataclasses.field` from the class body, and
+        // `_names` is the class's table of its fields' names.
         format!("{name}_")
     } else {
         name.to_string()
@@ -358,6 +360,18 @@ fn struct_body(
             python_tuple(fields.iter().map(|f| f.tag.to_string()))
         ));
     }
+    if !fields.is_empty() {
+        // Its fields' tags by name, for a map keyed by names.
+        let names: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{}: {}", quote(&f.name), f.tag))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    _names: ClassVar[dict[str, int]] = {{{}}}",
+            names.join(", ")
+        );
+    }
     let _ = writeln!(out, "\n    @staticmethod");
     let _ = writeln!(
         out,
@@ -377,11 +391,7 @@ fn struct_body(
     }
     // A map's keys may be the fields' names too, as the derive reads them.
     if !fields.is_empty() {
-        let names: Vec<String> = fields
-            .iter()
-            .map(|f| format!("{}: {}", quote(&f.name), f.tag))
-            .collect();
-        keeps.push_str(&format!(", names={{{}}}", names.join(", ")));
+        keeps.push_str(&format!(", names={name}._names"));
     }
     let _ = writeln!(out, "        fields = _fields(obj, at, {array}{keeps})");
     if args.is_empty() {

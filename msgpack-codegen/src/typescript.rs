@@ -254,6 +254,16 @@ fn write_struct(
     );
     let _ = writeln!(out, "  return read${name}(value, {});", quote(name));
     let _ = writeln!(out, "}}\n");
+    // Its fields' tags by name, for a map keyed by names.
+    let names: Vec<String> = fields
+        .iter()
+        .map(|f| format!("[{}, {}]", quote(&f.name), quote(&f.tag.to_string())))
+        .collect();
+    let _ = writeln!(
+        out,
+        "const names${name} = new Map<string, string>([{}]);\n",
+        names.join(", ")
+    );
     let _ = writeln!(
         out,
         "function read${name}(value: unknown, at: string): {name} {{"
@@ -273,14 +283,9 @@ fn write_struct(
     } else {
         format!("[{}]", nils.join(", "))
     };
-    let names: Vec<String> = fields
-        .iter()
-        .map(|f| format!("[{}, {}]", quote(&f.name), quote(&f.tag.to_string())))
-        .collect();
     let _ = writeln!(
         out,
-        "  const fields = fieldsOf(value, at, {array}, {keeps}, {nils}, new Map([{}]));",
-        names.join(", ")
+        "  const fields = fieldsOf(value, at, {array}, {keeps}, {nils}, names${name});"
     );
     let _ = writeln!(out, "  const out: {name} = {{");
     for field in fields.iter().filter(|f| f.presence != Presence::Optional) {

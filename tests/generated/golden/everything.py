@@ -8,7 +8,7 @@ import enum
 import struct
 from dataclasses import dataclass
 from dataclasses import field as _field
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, ClassVar, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
 
@@ -719,10 +719,11 @@ class Coord:
 
     _0: int
     _1: int
+    _names: ClassVar[dict[str, int]] = {"0": 0, "1": 1}
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Coord") -> Coord:
-        fields = _fields(obj, at, False, names={"0": 0, "1": 1})
+        fields = _fields(obj, at, False, names=Coord._names)
         return Coord(
             _0=_required(fields, 0, "0", _i32, at),
             _1=_required(fields, 1, "1", _i32, at),
@@ -740,10 +741,11 @@ class Entry:
     """The schema's `Entry`."""
 
     key: str
+    _names: ClassVar[dict[str, int]] = {"key": 1}
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Entry") -> Entry:
-        fields = _fields(obj, at, False, names={"key": 1})
+        fields = _fields(obj, at, False, names=Entry._names)
         return Entry(
             key=_required(fields, 1, "key", _str, at),
         )
@@ -790,10 +792,11 @@ class Everything:
     far: int | None = None
     quirks: Quirks | None = None
     unknown_fields: dict[int, Any] = _field(default_factory=dict)
+    _names: ClassVar[dict[str, int]] = {"id": 1, "delta": 2, "name": 3, "displayName": 4, "retries": 5, "level": 6, "ratio": 7, "flags": 8, "scores": 10, "by_id": 11, "blob": 12, "at": 13, "status": 14, "figure": 15, "point": 16, "tree": 17, "pair": 18, "extra": 19, "labels": 20, "grid": 21, "paths": 50, "gaps": 22, "levels": 23, "nothing": 24, "coord": 25, "ping": 26, "weight": 27, "code": 28, "entry": 29, "far": 9007199254740993, "quirks": 51}
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Everything") -> Everything:
-        fields = _fields(obj, at, False, names={"id": 1, "delta": 2, "name": 3, "displayName": 4, "retries": 5, "level": 6, "ratio": 7, "flags": 8, "scores": 10, "by_id": 11, "blob": 12, "at": 13, "status": 14, "figure": 15, "point": 16, "tree": 17, "pair": 18, "extra": 19, "labels": 20, "grid": 21, "paths": 50, "gaps": 22, "levels": 23, "nothing": 24, "coord": 25, "ping": 26, "weight": 27, "code": 28, "entry": 29, "far": 9007199254740993, "quirks": 51})
+        fields = _fields(obj, at, False, names=Everything._names)
         return Everything(
             id=_required(fields, 1, "id", _u64, at),
             delta=_required(fields, 2, "delta", _i64, at),
@@ -912,10 +915,11 @@ class FigureRect(Figure):
 class FigurePolygon(Figure):
     sides: int
     label: str | None = None
+    _names: ClassVar[dict[str, int]] = {"sides": 1, "label": 2}
 
     @staticmethod
     def from_payload(obj: Any, at: str = "FigurePolygon") -> FigurePolygon:
-        fields = _fields(obj, at, False, names={"sides": 1, "label": 2})
+        fields = _fields(obj, at, False, names=FigurePolygon._names)
         return FigurePolygon(
             sides=_required(fields, 1, "sides", _u8, at),
             label=_optional_field(fields, 2, _str, f"{at}.label"),
@@ -990,10 +994,11 @@ class Node:
 
     value: int
     children: list[Node]
+    _names: ClassVar[dict[str, int]] = {"value": 1, "children": 2}
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Node") -> Node:
-        fields = _fields(obj, at, False, names={"value": 1, "children": 2})
+        fields = _fields(obj, at, False, names=Node._names)
         return Node(
             value=_required(fields, 1, "value", _i32, at),
             children=_required(fields, 2, "children", _list(Node.from_msgpack), at),
@@ -1047,10 +1052,11 @@ class Point:
     hint: int | None = _field(default_factory=lambda: _optional(_i32)(_from_hex("05"), "Point.hint"))
     cap: int | None = _field(default_factory=lambda: _optional(_i32)(_from_hex("05"), "Point.cap"))
     unknown_fields: dict[int, Any] = _field(default_factory=dict)
+    _names: ClassVar[dict[str, int]] = {"x": 0, "y": 1, "z": 3, "ping": 8, "note": 9, "hint": 10, "cap": 11}
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Point") -> Point:
-        fields = _fields(obj, at, True, (0, 1, 3, 8, 9, 10, 11), nils=(8, 9, 10), names={"x": 0, "y": 1, "z": 3, "ping": 8, "note": 9, "hint": 10, "cap": 11})
+        fields = _fields(obj, at, True, (0, 1, 3, 8, 9, 10, 11), nils=(8, 9, 10), names=Point._names)
         return Point(
             x=_required(fields, 0, "x", _i32, at),
             y=_required(fields, 1, "y", _i32, at),
@@ -1086,10 +1092,11 @@ class Quirks:
     any: Any = _field(default_factory=lambda: _any(_from_hex("c0"), "Quirks.any"))
     kind: Kind
     flag: Any = _field(default_factory=lambda: _any(_from_hex("01"), "Quirks.flag"))
+    _names: ClassVar[dict[str, int]] = {"_field": 6, "field": 1, "other": 2, "any": 3, "kind": 4, "flag": 5}
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Quirks") -> Quirks:
-        fields = _fields(obj, at, False, names={"_field": 6, "field": 1, "other": 2, "any": 3, "kind": 4, "flag": 5})
+        fields = _fields(obj, at, False, names=Quirks._names)
         return Quirks(
             _field_=_optional_field(fields, 6, _u8, f"{at}._field"),
             field=_optional_field(fields, 1, _u8, f"{at}.field"),

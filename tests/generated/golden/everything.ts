@@ -918,8 +918,10 @@ export function decodeCoord(value: unknown): Coord {
   return read$Coord(value, "Coord");
 }
 
+const names$Coord = new Map<string, string>([["0", "0"], ["1", "1"]]);
+
 function read$Coord(value: unknown, at: string): Coord {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["0", "0"], ["1", "1"]]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$Coord);
   const out: Coord = {
     "0": required(fields, "0", "0", readI32, at),
     "1": required(fields, "1", "1", readI32, at),
@@ -951,8 +953,10 @@ export function decodeEntry(value: unknown): Entry {
   return read$Entry(value, "Entry");
 }
 
+const names$Entry = new Map<string, string>([["key", "1"]]);
+
 function read$Entry(value: unknown, at: string): Entry {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["key", "1"]]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$Entry);
   const out: Entry = {
     "key": required(fields, "1", "key", readStr, at),
   };
@@ -1043,8 +1047,10 @@ export function decodeEverything(value: unknown): Everything {
   return read$Everything(value, "Everything");
 }
 
+const names$Everything = new Map<string, string>([["id", "1"], ["delta", "2"], ["name", "3"], ["displayName", "4"], ["retries", "5"], ["level", "6"], ["ratio", "7"], ["flags", "8"], ["scores", "10"], ["by_id", "11"], ["blob", "12"], ["at", "13"], ["status", "14"], ["figure", "15"], ["point", "16"], ["tree", "17"], ["pair", "18"], ["extra", "19"], ["labels", "20"], ["grid", "21"], ["paths", "50"], ["gaps", "22"], ["levels", "23"], ["nothing", "24"], ["coord", "25"], ["ping", "26"], ["weight", "27"], ["code", "28"], ["entry", "29"], ["far", "9007199254740993"], ["quirks", "51"]]);
+
 function read$Everything(value: unknown, at: string): Everything {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["id", "1"], ["delta", "2"], ["name", "3"], ["displayName", "4"], ["retries", "5"], ["level", "6"], ["ratio", "7"], ["flags", "8"], ["scores", "10"], ["by_id", "11"], ["blob", "12"], ["at", "13"], ["status", "14"], ["figure", "15"], ["point", "16"], ["tree", "17"], ["pair", "18"], ["extra", "19"], ["labels", "20"], ["grid", "21"], ["paths", "50"], ["gaps", "22"], ["levels", "23"], ["nothing", "24"], ["coord", "25"], ["ping", "26"], ["weight", "27"], ["code", "28"], ["entry", "29"], ["far", "9007199254740993"], ["quirks", "51"]]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$Everything);
   const out: Everything = {
     "id": required(fields, "1", "id", readU64, at),
     "delta": required(fields, "2", "delta", readI64, at),
@@ -1246,8 +1252,10 @@ export function decodeFigurePolygon(value: unknown): FigurePolygon {
   return read$FigurePolygon(value, "FigurePolygon");
 }
 
+const names$FigurePolygon = new Map<string, string>([["sides", "1"], ["label", "2"]]);
+
 function read$FigurePolygon(value: unknown, at: string): FigurePolygon {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["sides", "1"], ["label", "2"]]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$FigurePolygon);
   const out: FigurePolygon = {
     "sides": required(fields, "1", "sides", readU8, at),
   };
@@ -1388,8 +1396,10 @@ export function decodeNode(value: unknown): Node {
   return read$Node(value, "Node");
 }
 
+const names$Node = new Map<string, string>([["value", "1"], ["children", "2"]]);
+
 function read$Node(value: unknown, at: string): Node {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["value", "1"], ["children", "2"]]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$Node);
   const out: Node = {
     "value": required(fields, "1", "value", readI32, at),
     "children": required(fields, "2", "children", readArray(read$Node), at),
@@ -1419,8 +1429,10 @@ export function decodeNothing(value: unknown): Nothing {
   return read$Nothing(value, "Nothing");
 }
 
+const names$Nothing = new Map<string, string>([]);
+
 function read$Nothing(value: unknown, at: string): Nothing {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$Nothing);
   const out: Nothing = {
   };
   return out;
@@ -1481,8 +1493,10 @@ export function decodePoint(value: unknown): Point {
   return read$Point(value, "Point");
 }
 
+const names$Point = new Map<string, string>([["x", "0"], ["y", "1"], ["z", "3"], ["ping", "8"], ["note", "9"], ["hint", "10"], ["cap", "11"]]);
+
 function read$Point(value: unknown, at: string): Point {
-  const fields = fieldsOf(value, at, true, ["0", "1", "3", "8", "9", "10", "11"], ["8", "9", "10"], new Map([["x", "0"], ["y", "1"], ["z", "3"], ["ping", "8"], ["note", "9"], ["hint", "10"], ["cap", "11"]]));
+  const fields = fieldsOf(value, at, true, ["0", "1", "3", "8", "9", "10", "11"], ["8", "9", "10"], names$Point);
   const out: Point = {
     "x": required(fields, "0", "x", readI32, at),
     "y": required(fields, "1", "y", readI32, at),
@@ -1542,8 +1556,10 @@ export function decodeQuirks(value: unknown): Quirks {
   return read$Quirks(value, "Quirks");
 }
 
+const names$Quirks = new Map<string, string>([["_field", "6"], ["field", "1"], ["other", "2"], ["any", "3"], ["kind", "4"], ["flag", "5"]]);
+
 function read$Quirks(value: unknown, at: string): Quirks {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["_field", "6"], ["field", "1"], ["other", "2"], ["any", "3"], ["kind", "4"], ["flag", "5"]]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$Quirks);
   const out: Quirks = {
     "other": defaulted(fields, "2", readU8, `${at}.other`, () => readU8(fromHex("00"), at)),
     "any": defaulted(fields, "3", readAny, `${at}.any`, () => readAny(fromHex("c0"), at)),

@@ -922,8 +922,10 @@ export function decodeProfile(value: unknown): Profile {
   return read$Profile(value, "Profile");
 }
 
+const names$Profile = new Map<string, string>([["id", "1"], ["name", "2"], ["nickname", "3"]]);
+
 function read$Profile(value: unknown, at: string): Profile {
-  const fields = fieldsOf(value, at, false, undefined, undefined, new Map([["id", "1"], ["name", "2"], ["nickname", "3"]]));
+  const fields = fieldsOf(value, at, false, undefined, undefined, names$Profile);
   const out: Profile = {
     "id": required(fields, "1", "id", readU64, at),
     "name": required(fields, "2", "name", readStr, at),

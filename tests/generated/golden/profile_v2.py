@@ -8,7 +8,7 @@ import enum
 import struct
 from dataclasses import dataclass
 from dataclasses import field as _field
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, ClassVar, TypeVar
 
 import msgpack  # type: ignore[import-untyped]
 
@@ -722,10 +722,11 @@ class Profile:
     email: str | None = None
     visits: int = _field(default_factory=lambda: _u32(_from_hex("00"), "Profile.visits"))
     unknown_fields: dict[int, Any] = _field(default_factory=dict)
+    _names: ClassVar[dict[str, int]] = {"id": 1, "name": 2, "email": 4, "visits": 5}
 
     @staticmethod
     def from_msgpack(obj: Any, at: str = "Profile") -> Profile:
-        fields = _fields(obj, at, False, names={"id": 1, "name": 2, "email": 4, "visits": 5})
+        fields = _fields(obj, at, False, names=Profile._names)
         return Profile(
             id=_required(fields, 1, "id", _u64, at),
             name=_required(fields, 2, "name", _str, at),
