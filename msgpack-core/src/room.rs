@@ -34,8 +34,10 @@ pub struct Room<'a> {
     /// here. Kept apart from the vector so that writes need not reload it
     /// from the vector (the compiler cannot tell they do not change it).
     /// With `reserved == 0` (after a panic caught in `with_vec` or in a
-    /// reservation) it may be stale; no write uses it before the room
-    /// grows, which sets it again.
+    /// reservation) it may be stale; no write of a byte uses it before the
+    /// room grows, which sets it again (a write of nothing computes
+    /// `base.add(0)` and copies zero bytes, which is valid for any
+    /// pointer).
     base: *mut u8,
     /// Bytes written past `base`, all of them initialized.
     written: usize,
@@ -328,6 +330,15 @@ impl<'a> Room<'a> {
     /// room writes past the length without checking the capacity again.
     #[inline(always)]
     pub unsafe fn resume(vec: &'a mut Vec<u8>, paused: PausedRoom) -> Room<'a> {
+        // Catches a write to the vector between pause and resume in debug
+        // builds; it cannot prove the contract (a buffer shrunk and grown
+        // again in place has the same address).
+        debug_assert!(
+            paused.reserved == 0
+                || (paused.base == vec.as_mut_ptr().wrapping_add(vec.len())
+                    && vec.capacity() - vec.len() >= paused.reserved),
+            "a room resumed over a vector written since it was paused"
+        );
         Room {
             vec,
             base: paused.base,

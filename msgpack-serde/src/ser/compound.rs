@@ -99,6 +99,9 @@ where
 /// of such fields checks the capacity once and stores the vector's length
 /// once, where each write through the vector does both. A field of any
 /// other type ends the room and goes through the serializer.
+///
+/// Nothing may write `ser.out` while `room.is_open()`: the paused room
+/// is taken up again over the vector as it was left (`FieldRoom::open`).
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Fields<'a, W, F = Configured> {

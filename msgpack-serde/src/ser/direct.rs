@@ -8,8 +8,10 @@
 //! compares them.
 //!
 //! This module holds the casts that recognise our serializer by type
-//! identity and give its result back (the crate's other `unsafe` code is
-//! the one cast in `de/decoder/numbers.rs`).
+//! identity and give its result back. The crate's other `unsafe` code is
+//! in `ser/field_room.rs`, `ser/numbers.rs`, `ser/scalars.rs`,
+//! `de/decoder/numbers.rs` and `de/decoder/whole.rs`, each with its own
+//! reasons.
 
 #![allow(unsafe_code)]
 
@@ -208,6 +210,13 @@ where
         None => return Err(serializer),
     };
     std::mem::forget(serializer);
+    // What the cast below rests on, checked where it is made: a constant,
+    // so it folds away, and it fails loudly should the serializer's
+    // `Ok` or `Error` ever change.
+    assert!(
+        typeid::of::<core::result::Result<S::Ok, S::Error>>() == typeid::of::<Result<()>>(),
+        "our serializer's result is `Result<(), Error>`"
+    );
     let result = ManuallyDrop::new(result);
     // SAFETY: `S` is `&mut Serializer<W, F>` for a vector `W` (checked
     // by `vec_of`), whose `Ok` is `()` and whose `Error` is
@@ -224,7 +233,8 @@ pub(super) fn vec_of<S, F>(serializer: &S) -> Option<(*mut Vec<u8>, Config)> {
     if id == typeid::of::<&mut Serializer<Vec<u8>, F>>() {
         // SAFETY: `S` is `&'a mut Serializer<Vec<u8>, F>` for some `'a`:
         // the ids are equal, they differ only in lifetimes, and the
-        // referent has none. The copy of the reference only yields a
+        // referent has none (`F` is one of the struct modes, which are
+        // sealed and `'static`). The copy of the reference only yields a
         // pointer to the vector, used by the caller while `serializer` is
         // not.
         let ours: &mut Serializer<Vec<u8>, F> = unsafe { std::mem::transmute_copy(serializer) };
