@@ -4,28 +4,25 @@
 use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
 use std::time::Duration;
 
-use bytes::Bytes;
-use futures::StreamExt;
-use msgpack_serde::{Limits, Value};
-use msgpack_tokio::{MsgPackCodec, DEFAULT_MAX_FRAME_LEN};
+use msgpack_serde::Value;
+use msgpack_tokio::DEFAULT_MAX_FRAME_LEN;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{mpsc, oneshot, Notify, Semaphore};
-use tokio_util::codec::FramedRead;
+use tokio::sync::{oneshot, Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 
+use crate::dispatch::read_loop;
 use crate::handler::{self, Handlers};
-use crate::message::{self, Incoming};
-use crate::outgoing::{Outgoing, Pushed, Unsent};
+use crate::message;
+use crate::outgoing::{Outgoing, Unsent};
 use crate::pending::{Pending, Refused, Response};
 use crate::writer::write_loop;
 use crate::{Error, Report};
 
-type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
+pub(crate) type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
 
 /// Sets up connections: the methods they serve, their bounds and
 /// timeout. One `Builder` makes any number of connections (a server
@@ -34,8 +31,8 @@ type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
 /// | setting | default | what it bounds |
 /// |---|---|---|
 /// | [`max_pending_calls`](Self::max_pending_calls) | 1024 | our calls waiting for a response; more wait to start |
-/// | [`max_concurrent_handlers`](Self::max_concurrent_handlers) | 64 | the peer's requests being handled; then we stop reading |
-/// | [`queue_len`](Self::queue_len) | 64 | messages queued for writing, and notifications queued for their handlers |
+/// | [`max_concurrent_handlers`](Self::max_concurrent_handlers) | 64 | the peer's requests being handled; more wait to start |
+/// | [`queue_len`](Self::queue_len) | 64 | messages queued for writing; and the peer's requests and notifications waiting to be handled, `queue_len * max_frame_len` bytes of them, then we stop reading |
 /// | [`max_frame_len`](Self::max_frame_len) | 16 MiB | bytes of one incoming message; a larger one ends the connection |
 /// | [`timeout`](Self::timeout) | none | how long a call waits for its response |
 /// | [`close_timeout`](Self::close_timeout) | 5 s | how long a closing connection waits for its queued messages to be written |
@@ -44,17 +41,27 @@ type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
 /// `(max_concurrent_handlers + queue_len + 1) * max_frame_len` for what
 /// it reads, plus what our own calls and answers put in the `queue_len`
 /// outgoing messages and the `max_pending_calls` responses waiting to be
-/// taken. When the peer reads slowly the outgoing queue fills and
-/// callers wait in [`Connection::call`]; when it sends faster than the
-/// handlers answer, we stop reading and TCP pushes back.
+/// taken. Messages waiting to be handled count as their bytes, at least
+/// 1 KiB each; a handler's params, once decoded, take what their type
+/// takes (a `Value` takes 32 bytes, so an array of nils decoded as
+/// `Value` takes 32 times its frame): choose `max_frame_len` with the
+/// handlers' types in mind.
+///
+/// When the peer reads slowly the outgoing queue fills and callers wait
+/// in [`Connection::call`]. When it sends faster than the handlers
+/// answer, its requests and notifications wait, read, and reading goes
+/// on until what waits reaches its bound; only then do we stop reading
+/// and TCP pushes back. Reading on is what lets a handler call the peer
+/// back and get its answer (Neovim's plugins do, on every buffer event)
+/// while more of the peer's messages are arriving.
 #[derive(Clone)]
 pub struct Builder {
-    handlers: Handlers,
-    on_report: ReportFn,
+    pub(crate) handlers: Handlers,
+    pub(crate) on_report: ReportFn,
     max_pending_calls: usize,
-    max_concurrent_handlers: usize,
-    queue_len: usize,
-    max_frame_len: usize,
+    pub(crate) max_concurrent_handlers: usize,
+    pub(crate) queue_len: usize,
+    pub(crate) max_frame_len: usize,
     timeout: Option<Duration>,
     close_timeout: Duration,
 }
@@ -172,15 +179,17 @@ impl Builder {
     }
 
     /// The most of the peer's requests handled at once (64 unless set);
-    /// then reading waits.
+    /// more wait, read, to start in the order they came.
     #[must_use]
     pub fn max_concurrent_handlers(mut self, max: usize) -> Builder {
         self.max_concurrent_handlers = max.clamp(1, Semaphore::MAX_PERMITS);
         self
     }
 
-    /// The length of the outgoing queue and of the notification queue
-    /// (64 messages each unless set).
+    /// The length of the outgoing queue (64 messages unless set); the
+    /// peer's requests and notifications waiting to be handled take up
+    /// to `len * max_frame_len` bytes (each counted as at least 1 KiB),
+    /// then reading waits.
     #[must_use]
     pub fn queue_len(mut self, len: usize) -> Builder {
         self.queue_len = len.max(1);
@@ -253,17 +262,17 @@ pub struct Connection {
     shared: Arc<Shared>,
 }
 
-struct Shared {
-    outgoing: Arc<Outgoing>,
-    pending: Mutex<Pending>,
+pub(crate) struct Shared {
+    pub(crate) outgoing: Arc<Outgoing>,
+    pub(crate) pending: Mutex<Pending>,
     /// Woken when a full `pending` makes room, and on close.
-    room: Notify,
-    closed: CancellationToken,
+    pub(crate) room: Notify,
+    pub(crate) closed: CancellationToken,
     timeout: Option<Duration>,
 }
 
 impl Shared {
-    fn close(&self) {
+    pub(crate) fn close(&self) {
         self.pending.lock().expect("never poisoned").close();
         self.room.notify_waiters();
         self.outgoing.close();
@@ -324,11 +333,14 @@ impl Connection {
         };
         self.send(|out| message::write_request(out, msgid, method, &params))
             .await?;
-        let (error, result) = response.await.map_err(|_| Error::closed())?;
+        let response = response.await.map_err(|_| Error::closed())?;
         waiting.answered = true;
+        let (error, result) = response.map_err(Error::malformed)?;
         if error[..] != [0xc0] {
-            let error = Value::from_slice(&error).unwrap_or(Value::Bin(error.to_vec()));
-            return Err(Error::remote(error));
+            return Err(match Value::from_slice(&error) {
+                Ok(error) => Error::remote(error),
+                Err(error) => Error::remote_undecodable(error.into()),
+            });
         }
         msgpack_serde::from_slice(&result).map_err(Error::decode)
     }
@@ -372,7 +384,16 @@ impl Connection {
             room.as_mut().enable();
             sender = match self.try_register(sender) {
                 Err(Refused::Full(sender)) => sender,
-                registered => return registered.map_err(|_| Error::closed()),
+                registered => {
+                    // Room is made one call at a time, but several calls
+                    // may end before a woken one registers: the room left
+                    // is passed on to the next call waiting.
+                    let pending = self.shared.pending.lock().expect("never poisoned");
+                    if registered.is_ok() && !pending.is_full() {
+                        self.shared.room.notify_one();
+                    }
+                    return registered.map_err(|_| Error::closed());
+                }
             };
             room.await;
         }
@@ -417,164 +438,5 @@ impl Drop for Waiting<'_> {
                 self.shared.room.notify_one();
             }
         }
-    }
-}
-
-/// Reads messages and dispatches them until the stream ends or the
-/// connection closes, then closes it.
-async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>, builder: Builder) {
-    // Frames are cut out, not decoded: their depth and value count are
-    // for the decoding of params and results to bound (`from_slice`'s
-    // limits), and the framer, counting neither, keeps no stack.
-    let codec = MsgPackCodec::<(), Bytes>::new()
-        .with_limits(Limits::unlimited())
-        .with_max_frame_len(builder.max_frame_len);
-    let mut frames = FramedRead::new(reader, codec);
-    let reading = dispatch(&mut frames, &shared, &builder);
-    // Watched once for the whole loop, not once per message.
-    tokio::select! {
-        () = reading => {}
-        () = shared.closed.cancelled() => {}
-    }
-    shared.close();
-}
-
-/// Dispatches each message read until the stream ends or fails.
-async fn dispatch<R: AsyncRead + Unpin>(
-    frames: &mut FramedRead<R, MsgPackCodec<(), Bytes>>,
-    shared: &Arc<Shared>,
-    builder: &Builder,
-) {
-    let handler_slots = Arc::new(Semaphore::new(builder.max_concurrent_handlers));
-    let (notifications, queue) = mpsc::channel(builder.queue_len);
-    tokio::spawn(notification_loop(queue));
-    let report = &builder.on_report;
-    loop {
-        let frame = match frames.next().await {
-            None => break,
-            Some(Err(error)) => {
-                report(Report::Stream(error));
-                break;
-            }
-            Some(Ok(frame)) => frame,
-        };
-        let message = match message::parse_frame(&frame) {
-            Ok(message) => message,
-            Err(error) => {
-                report(Report::Malformed(error));
-                continue;
-            }
-        };
-        match message {
-            Incoming::Response {
-                msgid,
-                error,
-                result,
-            } => {
-                let waiting = {
-                    let mut pending = shared.pending.lock().expect("never poisoned");
-                    let full = pending.is_full();
-                    let waiting = pending.answer(msgid);
-                    if full && waiting.is_some() {
-                        shared.room.notify_one();
-                    }
-                    waiting
-                };
-                match waiting {
-                    // A call dropped just now is no longer listening: fine.
-                    Some(sender) => drop(sender.send((error, result))),
-                    None => report(Report::UnknownResponse { msgid }),
-                }
-            }
-            Incoming::Request {
-                msgid,
-                method,
-                params,
-            } => {
-                let outgoing = &shared.outgoing;
-                let Some(handler) = builder.handlers.requests.get(method) else {
-                    let text = format!("unknown method `{method}`");
-                    report(Report::UnknownMethod {
-                        method: method.to_owned(),
-                    });
-                    let pushed = outgoing
-                        .push(|out| message::write_failure(out, msgid, &text))
-                        .ok();
-                    if let Some(Pushed::Full(bytes)) = pushed {
-                        let Ok(slot) = Arc::clone(&handler_slots).acquire_owned().await else {
-                            break;
-                        };
-                        let outgoing = Arc::clone(outgoing);
-                        tokio::spawn(async move {
-                            let _ = outgoing.push_encoded(bytes).await;
-                            drop(slot);
-                        });
-                    }
-                    continue;
-                };
-                // A handler that answers at once (most do) into a queue
-                // with room is answered here, without a task or a handler
-                // slot of its own; one that waits, for its reply or for
-                // room in the queue, gets both, so that reading goes on
-                // (our own calls' responses must still be read for the
-                // queue to drain) while the waiting answers stay bounded.
-                // Taking a slot is a lock, so it is taken first only when
-                // none is free: then no handler starts until one is.
-                let mut slot = None;
-                if handler_slots.available_permits() == 0 {
-                    let Ok(taken) = Arc::clone(&handler_slots).acquire_owned().await else {
-                        break;
-                    };
-                    slot = Some(taken);
-                }
-                let mut answer = handler(msgid, params, Arc::clone(outgoing));
-                if let Poll::Ready(problem) = futures::poll!(answer.as_mut()) {
-                    if let Some(problem) = problem {
-                        report(problem);
-                    }
-                    continue;
-                }
-                // Free a moment ago, and only this task takes slots.
-                let slot = match slot {
-                    Some(slot) => slot,
-                    None => match Arc::clone(&handler_slots).acquire_owned().await {
-                        Ok(slot) => slot,
-                        Err(_) => break,
-                    },
-                };
-                let report = Arc::clone(report);
-                tokio::spawn(async move {
-                    if let Some(problem) = answer.await {
-                        report(problem);
-                    }
-                    drop(slot);
-                });
-            }
-            Incoming::Notification { method, params } => {
-                let Some(handler) = builder.handlers.notifications.get(method) else {
-                    report(Report::UnknownNotification {
-                        method: method.to_owned(),
-                    });
-                    continue;
-                };
-                match handler(params) {
-                    Ok(handled) => {
-                        if notifications.send(handled).await.is_err() {
-                            break;
-                        }
-                    }
-                    Err(problem) => report(problem),
-                }
-            }
-        }
-    }
-}
-
-/// Runs notification handlers one after another, in arrival order.
-async fn notification_loop(
-    mut queue: mpsc::Receiver<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>>,
-) {
-    while let Some(handled) = queue.recv().await {
-        handled.await;
     }
 }

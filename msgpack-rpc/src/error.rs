@@ -22,6 +22,11 @@ enum ErrorCode {
     Encode(msgpack_serde::Error),
     /// The result is not of the type asked for.
     Decode(msgpack_serde::Error),
+    /// The response to the call was malformed.
+    Malformed(crate::MessageError),
+    /// The peer's error object did not decode as a `Value` (it nests
+    /// deeper than `Value`'s limits).
+    RemoteUndecodable(msgpack_serde::Error),
 }
 
 impl Error {
@@ -55,6 +60,16 @@ impl Error {
         Error::new(ErrorCode::Decode(error))
     }
 
+    #[cold]
+    pub(crate) fn malformed(error: crate::MessageError) -> Error {
+        Error::new(ErrorCode::Malformed(error))
+    }
+
+    #[cold]
+    pub(crate) fn remote_undecodable(error: msgpack_serde::Error) -> Error {
+        Error::new(ErrorCode::RemoteUndecodable(error))
+    }
+
     /// The peer's error object, when the peer answered with one.
     pub fn remote_error(&self) -> Option<&Value> {
         match &*self.0 {
@@ -85,6 +100,16 @@ impl Error {
     pub fn is_decode(&self) -> bool {
         matches!(&*self.0, ErrorCode::Decode(_))
     }
+
+    /// Whether the peer's response was not one this call can take: a
+    /// malformed message with the call's msgid, or an error object too
+    /// deeply nested to decode.
+    pub fn is_malformed(&self) -> bool {
+        matches!(
+            &*self.0,
+            ErrorCode::Malformed(_) | ErrorCode::RemoteUndecodable(_)
+        )
+    }
 }
 
 impl fmt::Display for Error {
@@ -95,6 +120,10 @@ impl fmt::Display for Error {
             ErrorCode::Timeout => f.write_str("no response within the call's timeout"),
             ErrorCode::Encode(error) => write!(f, "encoding the params: {error}"),
             ErrorCode::Decode(error) => write!(f, "decoding the result: {error}"),
+            ErrorCode::Malformed(error) => write!(f, "the response: {error}"),
+            ErrorCode::RemoteUndecodable(error) => {
+                write!(f, "decoding the peer's error object: {error}")
+            }
         }
     }
 }
@@ -108,7 +137,10 @@ impl fmt::Debug for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &*self.0 {
-            ErrorCode::Encode(error) | ErrorCode::Decode(error) => Some(error),
+            ErrorCode::Encode(error)
+            | ErrorCode::Decode(error)
+            | ErrorCode::RemoteUndecodable(error) => Some(error),
+            ErrorCode::Malformed(error) => Some(error),
             _ => None,
         }
     }
@@ -154,6 +186,12 @@ pub enum Report {
         /// What encoding said.
         error: msgpack_serde::Error,
     },
+    /// A handler (for a request or a notification) panicked; a request
+    /// gets an error response saying so, and serving goes on.
+    Panicked {
+        /// The method.
+        method: String,
+    },
     /// The byte stream failed (invalid MessagePack, a broken limit, an
     /// I/O error): MessagePack cannot resynchronise, so the connection
     /// closes.
@@ -180,6 +218,7 @@ impl fmt::Display for Report {
             Report::Encode { method, error } => {
                 write!(f, "encoding the answer of `{method}`: {error}")
             }
+            Report::Panicked { method } => write!(f, "the handler of `{method}` panicked"),
             Report::Stream(error) => write!(f, "the stream ended: {error}"),
         }
     }

@@ -1,10 +1,14 @@
 //! Handlers with typed params, erased to one shape the connection calls.
+//! A handler is the user's code: one that panics answers its request
+//! with an error and is reported, and the connection goes on serving.
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures::FutureExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -21,9 +25,9 @@ pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 pub(crate) type RequestHandler =
     Arc<dyn Fn(u32, Bytes, Arc<Outgoing>) -> BoxFuture<Option<Report>> + Send + Sync>;
 
-/// A notification handler: `Err` when the params did not decode.
-pub(crate) type NotificationHandler =
-    Arc<dyn Fn(Bytes) -> Result<BoxFuture<()>, Report> + Send + Sync>;
+/// A notification handler: given the raw params, it handles them and
+/// gives what to report (params that did not decode, a panic).
+pub(crate) type NotificationHandler = Arc<dyn Fn(Bytes) -> BoxFuture<Option<Report>> + Send + Sync>;
 
 /// The methods a connection serves, by name.
 #[derive(Clone, Default)]
@@ -61,18 +65,43 @@ where
                 });
             }
         };
-        let reply = handler(params);
+        let Ok(reply) = std::panic::catch_unwind(AssertUnwindSafe(|| handler(params))) else {
+            return answer_panic(msgid, &method, outgoing);
+        };
         let method = Arc::clone(&method);
         Box::pin(async move {
             // The reply is dropped before any wait for room, so that the
-            // future needs no `R: Send`.
-            let (pushed, report) = {
+            // future needs no `R: Send`. Its `Serialize` is the user's
+            // code too: a panic there takes back what it wrote
+            // (`Outgoing`) and is answered as the handler's.
+            let answered = AssertUnwindSafe(async {
                 let reply = reply.await;
                 push_reply(&outgoing, msgid, &method, &reply)
+            })
+            .catch_unwind()
+            .await;
+            let Ok((pushed, report)) = answered else {
+                return answer_panic(msgid, &method, outgoing).await;
             };
             wait_for_room(&outgoing, pushed).await;
             report
         })
+    })
+}
+
+/// Answers `msgid` with an error saying that the handler of `method`
+/// panicked, and reports it.
+fn answer_panic(msgid: u32, method: &str, outgoing: Arc<Outgoing>) -> BoxFuture<Option<Report>> {
+    let text = format!("the handler of `{method}` panicked");
+    let pushed = outgoing
+        .push(|out| message::write_failure(out, msgid, &text))
+        .ok();
+    let report = Report::Panicked {
+        method: method.to_owned(),
+    };
+    Box::pin(async move {
+        wait_for_room(&outgoing, pushed).await;
+        Some(report)
     })
 }
 
@@ -119,13 +148,28 @@ where
     Fut: Future<Output = ()> + Send + 'static,
 {
     let method: Arc<str> = method.into();
-    Arc::new(
-        move |params| match msgpack_serde::from_slice::<P>(&params) {
-            Ok(params) => Ok(Box::pin(handler(params)) as BoxFuture<()>),
-            Err(error) => Err(Report::BadParams {
-                method: method.to_string(),
-                error,
-            }),
-        },
-    )
+    Arc::new(move |params| {
+        let params = match msgpack_serde::from_slice::<P>(&params) {
+            Ok(params) => params,
+            Err(error) => {
+                let report = Report::BadParams {
+                    method: method.to_string(),
+                    error,
+                };
+                return Box::pin(std::future::ready(Some(report)));
+            }
+        };
+        let panicked = Some(Report::Panicked {
+            method: method.to_string(),
+        });
+        let Ok(handled) = std::panic::catch_unwind(AssertUnwindSafe(|| handler(params))) else {
+            return Box::pin(std::future::ready(panicked));
+        };
+        Box::pin(async move {
+            match AssertUnwindSafe(handled).catch_unwind().await {
+                Ok(()) => None,
+                Err(_) => panicked,
+            }
+        })
+    })
 }

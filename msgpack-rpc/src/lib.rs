@@ -39,6 +39,7 @@
 #[doc(hidden)]
 pub mod __fuzz;
 mod connection;
+mod dispatch;
 mod error;
 mod handler;
 mod hash;

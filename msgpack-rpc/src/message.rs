@@ -75,6 +75,9 @@ pub enum Message {
 #[derive(Clone, PartialEq, Eq)]
 pub struct MessageError {
     reason: String,
+    /// The msgid of a response malformed past its msgid: the call waiting
+    /// for it is told, not left waiting.
+    response_to: Option<u32>,
 }
 
 impl MessageError {
@@ -82,7 +85,13 @@ impl MessageError {
     fn new(reason: impl Into<String>) -> MessageError {
         MessageError {
             reason: reason.into(),
+            response_to: None,
         }
+    }
+
+    /// The msgid of the malformed response, when it could be read.
+    pub(crate) fn response_to(&self) -> Option<u32> {
+        self.response_to
     }
 }
 
@@ -196,10 +205,14 @@ fn parse_as(frame: &Bytes, whole: bool) -> Result<Incoming<'_>, MessageError> {
         other => return Err(MessageError::new(format!("unknown type {other}"))),
     };
     if len != expected {
-        return Err(MessageError::new(format!(
+        let mut error = MessageError::new(format!(
             "{} of {len} elements, not {expected}",
             kind_name(kind)
-        )));
+        ));
+        if kind == RESPONSE && len >= 2 {
+            error.response_to = reader.read_int::<u32>().ok();
+        }
+        return Err(error);
     }
     let msgid = |reader: &mut Reader<'_>| {
         reader

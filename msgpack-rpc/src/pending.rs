@@ -4,9 +4,11 @@ use bytes::Bytes;
 use tokio::sync::oneshot;
 
 use crate::hash::FnvMap;
+use crate::MessageError;
 
-/// The error and result of a response, as their encoded bytes.
-pub(crate) type Response = (Bytes, Bytes);
+/// The error and result of a response, as their encoded bytes; or why
+/// the response with the call's msgid was malformed.
+pub(crate) type Response = Result<(Bytes, Bytes), MessageError>;
 
 /// The calls in flight, at most `max` (below `u32::MAX`, so a free msgid
 /// is always found). Msgids count up from 0 as a wrapping `u32`, skipping

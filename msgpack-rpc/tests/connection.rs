@@ -251,14 +251,16 @@ async fn what_does_not_encode_is_an_error_and_nothing_of_it_is_sent() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_peer_that_sends_requests_but_does_not_read_is_pushed_back_then_answered() {
-    // A pipe of 64 bytes, one queued message and two handler slots: the
-    // answers fill the pipe and the queue, the next wait holding the
-    // slots, then reading stops and the peer's writes wait.
+    // A pipe of 64 bytes, one queued message, two handler slots and room
+    // for one request waiting (frames of at most 1 KiB): the answers fill
+    // the pipe and the queue, the next two wait holding the slots, one
+    // more waits read, then reading stops and the peer's writes wait.
     let (ours, theirs) = tokio::io::duplex(64);
     let (read, write) = tokio::io::split(ours);
     server(Builder::new())
         .queue_len(1)
         .max_concurrent_handlers(2)
+        .max_frame_len(1024)
         .connect(read, write);
     let (mut from_server, mut to_server) = tokio::io::split(theirs);
     let requests: Vec<u8> = (0..100u32)
@@ -534,14 +536,26 @@ async fn notifications_reach_their_handler_in_order() {
     for i in 0..100 {
         assert_eq!(received.recv().await.unwrap(), format!("line {i}"));
     }
-    // A call after the notifications: when it is answered, they were read.
+    // A call after the notifications: when it is answered, they were
+    // read. The bad params are reported by the task that runs the
+    // handlers, in its own time.
     client.call::<_, Value>("ping", ()).await.unwrap_err();
+    let mut seen = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while seen.len() < 3 {
+            seen.extend(reports.take());
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("three reports");
+    seen.sort();
     assert_eq!(
-        reports.take(),
+        seen,
         [
-            "bad params for `log`: invalid type: integer `1`, expected a string at offset 1",
             "a notification for unknown method `nope`",
             "a request for unknown method `ping`",
+            "bad params for `log`: invalid type: integer `1`, expected a string at offset 1",
         ]
     );
 }
