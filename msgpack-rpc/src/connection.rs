@@ -63,7 +63,7 @@ pub struct Builder {
     pub(crate) queue_len: usize,
     pub(crate) max_frame_len: usize,
     timeout: Option<Duration>,
-    close_timeout: Duration,
+    pub(crate) close_timeout: Duration,
 }
 
 impl Default for Builder {
@@ -215,7 +215,9 @@ impl Builder {
     /// failed read) waits for the messages still queued to be written;
     /// then the stream is dropped, written or not, so that a peer that
     /// stops reading cannot keep the connection's task, buffers and
-    /// socket alive (5 seconds unless set).
+    /// socket alive (5 seconds unless set). A peer that stops sending
+    /// (ends its half of the stream) is first given the answers of the
+    /// requests it sent, for as long again at most.
     #[must_use]
     pub fn close_timeout(mut self, timeout: Duration) -> Builder {
         self.close_timeout = timeout;
@@ -256,7 +258,10 @@ impl Builder {
 ///
 /// The connection lives until the peer closes it, the stream fails, or
 /// [`close`](Self::close) is called; then every call still waiting
-/// resolves with a "connection closed" error.
+/// resolves with a "connection closed" error. When the peer ends its
+/// half of the stream, our calls resolve so at once, and the answers to
+/// its requests still being worked on are written before the connection
+/// closes.
 #[derive(Clone)]
 pub struct Connection {
     shared: Arc<Shared>,
@@ -273,10 +278,16 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub(crate) fn close(&self) {
-        self.pending.lock().expect("never poisoned").close();
-        self.room.notify_waiters();
+        self.stop_calls();
         self.outgoing.close();
         self.closed.cancel();
+    }
+
+    /// Resolves every call waiting for its response as "connection
+    /// closed" and refuses new ones: no response can come any more.
+    pub(crate) fn stop_calls(&self) {
+        self.pending.lock().expect("never poisoned").close();
+        self.room.notify_waiters();
     }
 }
 

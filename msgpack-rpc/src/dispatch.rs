@@ -6,6 +6,11 @@
 //! plugin answering a buffer event) waits for an answer that only this
 //! loop can read. What waits is bounded in bytes (the waiting room,
 //! `queue_len * max_frame_len`); only when it is full does reading stop.
+//!
+//! A peer that stops sending may still read (a client that shuts down
+//! its half of the socket after its requests): the answers of the
+//! requests it sent are written before the connection closes, for at
+//! most `close_timeout`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -18,6 +23,7 @@ use msgpack_tokio::MsgPackCodec;
 use tokio::io::AsyncRead;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio_util::codec::FramedRead;
+use tokio_util::task::TaskTracker;
 
 use crate::connection::{ReportFn, Shared};
 use crate::handler::{BoxFuture, NotificationHandler, RequestHandler};
@@ -119,6 +125,8 @@ async fn dispatch<R: AsyncRead + Unpin>(
     let report = &builder.on_report;
     let room = WaitingRoom::new(builder);
     let handler_slots = Arc::new(Semaphore::new(builder.max_concurrent_handlers));
+    // The requests being answered, waited for when the peer stops sending.
+    let answering = TaskTracker::new();
     let (notifications, queue) = mpsc::unbounded_channel();
     tokio::spawn(notification_loop(queue, Arc::clone(report)));
     // Requests that found no free slot, started in order as slots free
@@ -126,16 +134,21 @@ async fn dispatch<R: AsyncRead + Unpin>(
     // does, later requests queue behind them.
     let parked = Arc::new(AtomicUsize::new(0));
     let (park, parked_queue) = mpsc::unbounded_channel();
-    tokio::spawn(start_parked(
+    answering.spawn(start_parked(
         parked_queue,
         Arc::clone(&handler_slots),
         Arc::clone(&parked),
         Arc::clone(&shared.outgoing),
         Arc::clone(report),
+        answering.clone(),
     ));
+    let mut ended = false;
     loop {
         let frame = match frames.next().await {
-            None => break,
+            None => {
+                ended = true;
+                break;
+            }
             Some(Err(error)) => {
                 report(Report::Stream(error));
                 break;
@@ -224,7 +237,7 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 let Ok(slot) = Arc::clone(&handler_slots).acquire_owned().await else {
                     break;
                 };
-                spawn_handler(answer, slot, Arc::clone(report));
+                spawn_handler(&answering, answer, slot, Arc::clone(report));
             }
             Incoming::Notification { method, params } => {
                 let Some(handler) = builder.handlers.notifications.get(method) else {
@@ -246,6 +259,15 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 }
             }
         }
+    }
+    if ended {
+        // No response can come now; the requests read are still owed
+        // their answers: the parked ones start (their queue ends), and
+        // all are waited for.
+        shared.stop_calls();
+        drop(park);
+        answering.close();
+        let _ = tokio::time::timeout(builder.close_timeout, answering.wait()).await;
     }
     // Wakes what waits for room (the parked requests' starter, a handler
     // slot), so that the tasks end with the connection.
@@ -269,8 +291,13 @@ fn answered(
 }
 
 /// Runs a handler that did not answer at once, in a task holding `slot`.
-fn spawn_handler(answer: BoxFuture<Option<Report>>, slot: OwnedSemaphorePermit, report: ReportFn) {
-    tokio::spawn(async move {
+fn spawn_handler(
+    answering: &TaskTracker,
+    answer: BoxFuture<Option<Report>>,
+    slot: OwnedSemaphorePermit,
+    report: ReportFn,
+) {
+    answering.spawn(async move {
         if let Some(problem) = answer.await {
             report(problem);
         }
@@ -286,6 +313,7 @@ async fn start_parked(
     parked: Arc<AtomicUsize>,
     outgoing: Arc<Outgoing>,
     report: ReportFn,
+    answering: TaskTracker,
 ) {
     while let Some(request) = queue.recv().await {
         let Ok(slot) = Arc::clone(&handler_slots).acquire_owned().await else {
@@ -294,7 +322,7 @@ async fn start_parked(
         let answer = (request.handler)(request.msgid, request.params, Arc::clone(&outgoing));
         drop(request.room);
         parked.fetch_sub(1, Ordering::AcqRel);
-        spawn_handler(answer, slot, Arc::clone(&report));
+        spawn_handler(&answering, answer, slot, Arc::clone(&report));
     }
 }
 

@@ -301,3 +301,39 @@ async fn an_error_object_too_deep_to_decode_is_a_malformed_response_not_bin() {
         "{error}"
     );
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_peer_that_stops_sending_still_gets_the_answers_it_is_owed() {
+    // A client that shuts down its half of the socket after its requests
+    // (`printf ... | nc` does): the answers still being worked on are
+    // written, then the connection closes.
+    let builder =
+        Builder::new()
+            .max_concurrent_handlers(1)
+            .handle("sleep", |(ms,): (u64,)| async move {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                Ok::<_, String>(1u8)
+            });
+    let (server, mut peer_read, mut peer_write) = with_raw_peer(&builder);
+    let pending_call = call_m(&server);
+    // [0, 0, "m", []]
+    let request = receive(&mut peer_read, 6).await.expect("our request");
+    assert_eq!(request, [0x94, 0, 0, 0xa1, b'm', 0x90]);
+    for msgid in [1u32, 2] {
+        // The second waits for the one handler slot.
+        let request = msgpack_rpc::message::request(msgid, "sleep", &(50u64,)).unwrap();
+        peer_write.write_all(&request).await.unwrap();
+    }
+    peer_write.shutdown().await.unwrap();
+    // Our own call cannot be answered any more.
+    let error = pending_call.await.unwrap().unwrap_err();
+    assert!(error.is_closed(), "{error}");
+    let mut rest = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), peer_read.read_to_end(&mut rest))
+        .await
+        .expect("the connection closes")
+        .unwrap();
+    // Both answers, [1, msgid, nil, 1].
+    assert_eq!(rest, [0x94, 1, 1, 0xc0, 1, 0x94, 1, 2, 0xc0, 1]);
+    assert!(server.is_closed());
+}
