@@ -49,11 +49,15 @@ pub(crate) type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
 ///
 /// When the peer reads slowly the outgoing queue fills and callers wait
 /// in [`Connection::call`]. When it sends faster than the handlers
-/// answer, its requests and notifications wait, read, and reading goes
+/// answer, its requests and notifications wait, read (copied out of the
+/// read buffer, so that each holds only its own bytes), and reading goes
 /// on until what waits reaches its bound; only then do we stop reading
 /// and TCP pushes back. Reading on is what lets a handler call the peer
 /// back and get its answer (Neovim's plugins do, on every buffer event)
-/// while more of the peer's messages are arriving.
+/// while more of the peer's messages are arriving. Past the bound, such
+/// a handler waits until what waits ahead of its answer is handled:
+/// give its calls a [`timeout`](Self::timeout) if the peer may send that
+/// much faster than they are handled.
 #[derive(Clone)]
 pub struct Builder {
     pub(crate) handlers: Handlers,
@@ -153,14 +157,20 @@ impl Builder {
 
     /// Calls `on_report` with each thing wrong the connection meets while
     /// serving: malformed messages, responses to unknown msgids, unknown
-    /// methods, bad params, the stream's end on an error.
+    /// methods, bad params, answers that do not encode, handlers that
+    /// panicked, the stream's end on an error ([`Report`]). A panic in
+    /// `on_report` itself is caught and the report dropped.
     ///
     /// ```
     /// let builder = msgpack_rpc::Builder::new().on_report(|report| eprintln!("rpc: {report}"));
     /// ```
     #[must_use]
     pub fn on_report(mut self, on_report: impl Fn(Report) + Send + Sync + 'static) -> Builder {
-        self.on_report = Arc::new(on_report);
+        self.on_report = Arc::new(move |report| {
+            let reported = std::panic::AssertUnwindSafe(|| on_report(report));
+            // Nowhere else to report it to: the report is dropped.
+            let _ = std::panic::catch_unwind(reported);
+        });
         self
     }
 
@@ -259,9 +269,10 @@ impl Builder {
 /// The connection lives until the peer closes it, the stream fails, or
 /// [`close`](Self::close) is called; then every call still waiting
 /// resolves with a "connection closed" error. When the peer ends its
-/// half of the stream, our calls resolve so at once, and the answers to
-/// its requests still being worked on are written before the connection
-/// closes.
+/// half of the stream, our calls resolve so at once (new ones too, while
+/// [`is_closed`](Self::is_closed) is still `false`), and the requests and
+/// notifications it sent are still handled and answered, for at most
+/// [`Builder::close_timeout`], before the connection closes.
 #[derive(Clone)]
 pub struct Connection {
     shared: Arc<Shared>,

@@ -8,9 +8,9 @@
 //! `queue_len * max_frame_len`); only when it is full does reading stop.
 //!
 //! A peer that stops sending may still read (a client that shuts down
-//! its half of the socket after its requests): the answers of the
-//! requests it sent are written before the connection closes, for at
-//! most `close_timeout`.
+//! its half of the socket after its requests): the requests and
+//! notifications it sent are still handled and answered before the
+//! connection closes, for at most `close_timeout`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -23,6 +23,7 @@ use msgpack_tokio::MsgPackCodec;
 use tokio::io::AsyncRead;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio_util::codec::FramedRead;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::connection::{ReportFn, Shared};
@@ -99,6 +100,27 @@ impl WaitingRoom {
             Err(_) => Arc::clone(&self.kib).acquire_many_owned(kib).await.ok(),
         }
     }
+
+    /// [`enter`](Self::enter) for `bytes`, a slice of the read buffer,
+    /// which is copied out of it: what waits holds only its own bytes (a
+    /// few bytes left in a large buffer would hold all of it).
+    async fn hold(&self, bytes: &Bytes) -> Option<(Bytes, OwnedSemaphorePermit)> {
+        let permit = self.enter(bytes.len()).await?;
+        Some((Bytes::copy_from_slice(bytes), permit))
+    }
+}
+
+/// Closes the waiting room and the handler slots when dropped, however
+/// the reading ends (the connection closed, the stream failed, the read
+/// loop's future dropped): the tasks waiting on them stop, and no parked
+/// request starts after the connection has closed.
+struct CloseSemaphores(Arc<Semaphore>, Arc<Semaphore>);
+
+impl Drop for CloseSemaphores {
+    fn drop(&mut self) {
+        self.0.close();
+        self.1.close();
+    }
 }
 
 /// A request waiting for a handler slot, with its room.
@@ -125,10 +147,16 @@ async fn dispatch<R: AsyncRead + Unpin>(
     let report = &builder.on_report;
     let room = WaitingRoom::new(builder);
     let handler_slots = Arc::new(Semaphore::new(builder.max_concurrent_handlers));
-    // The requests being answered, waited for when the peer stops sending.
+    let _closing = CloseSemaphores(Arc::clone(&room.kib), Arc::clone(&handler_slots));
+    // What is being handled and answered, waited for when the peer stops
+    // sending.
     let answering = TaskTracker::new();
     let (notifications, queue) = mpsc::unbounded_channel();
-    tokio::spawn(notification_loop(queue, Arc::clone(report)));
+    answering.spawn(notification_loop(
+        queue,
+        Arc::clone(report),
+        shared.closed.clone(),
+    ));
     // Requests that found no free slot, started in order as slots free
     // up; `parked` counts them until each has its slot, and while any
     // does, later requests queue behind them.
@@ -197,7 +225,7 @@ async fn dispatch<R: AsyncRead + Unpin>(
                             break;
                         };
                         let outgoing = Arc::clone(outgoing);
-                        tokio::spawn(async move {
+                        answering.spawn(async move {
                             let _ = outgoing.push_encoded(bytes).await;
                             drop(held);
                         });
@@ -207,7 +235,7 @@ async fn dispatch<R: AsyncRead + Unpin>(
                 // A request behind others, or with every slot taken,
                 // waits its turn, read.
                 if parked.load(Ordering::Acquire) > 0 || handler_slots.available_permits() == 0 {
-                    let Some(held) = room.enter(params.len()).await else {
+                    let Some((params, held)) = room.hold(&params).await else {
                         break;
                     };
                     parked.fetch_add(1, Ordering::AcqRel);
@@ -246,7 +274,7 @@ async fn dispatch<R: AsyncRead + Unpin>(
                     });
                     continue;
                 };
-                let Some(held) = room.enter(params.len()).await else {
+                let Some((params, held)) = room.hold(&params).await else {
                     break;
                 };
                 let queued = Queued {
@@ -261,18 +289,16 @@ async fn dispatch<R: AsyncRead + Unpin>(
         }
     }
     if ended {
-        // No response can come now; the requests read are still owed
-        // their answers: the parked ones start (their queue ends), and
-        // all are waited for.
+        // No response can come now; the requests and notifications read
+        // are still owed their handling: the parked requests start and
+        // the queued notifications run (their queues end), and all are
+        // waited for.
         shared.stop_calls();
         drop(park);
+        drop(notifications);
         answering.close();
         let _ = tokio::time::timeout(builder.close_timeout, answering.wait()).await;
     }
-    // Wakes what waits for room (the parked requests' starter, a handler
-    // slot), so that the tasks end with the connection.
-    room.kib.close();
-    handler_slots.close();
 }
 
 /// The call waiting for `msgid`, taken out of the pending calls; a call
@@ -326,9 +352,22 @@ async fn start_parked(
     }
 }
 
-/// Runs notification handlers one after another, in arrival order.
-async fn notification_loop(mut queue: mpsc::UnboundedReceiver<Queued>, report: ReportFn) {
-    while let Some(queued) = queue.recv().await {
+/// Runs notification handlers one after another, in arrival order,
+/// until the queue ends or the connection closes.
+async fn notification_loop(
+    mut queue: mpsc::UnboundedReceiver<Queued>,
+    report: ReportFn,
+    closed: CancellationToken,
+) {
+    loop {
+        let queued = tokio::select! {
+            biased;
+            () = closed.cancelled() => return,
+            queued = queue.recv() => match queued {
+                Some(queued) => queued,
+                None => return,
+            },
+        };
         if let Some(problem) = (queued.handler)(queued.params).await {
             report(problem);
         }

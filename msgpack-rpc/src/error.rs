@@ -25,7 +25,8 @@ enum ErrorCode {
     /// The response to the call was malformed.
     Malformed(crate::MessageError),
     /// The peer's error object did not decode as a `Value` (it nests
-    /// deeper than `Value`'s limits).
+    /// deeper than the decoding limits allow, holds more values, or is
+    /// not valid MessagePack text).
     RemoteUndecodable(msgpack_serde::Error),
 }
 
@@ -102,8 +103,9 @@ impl Error {
     }
 
     /// Whether the peer's response was not one this call can take: a
-    /// malformed message with the call's msgid, or an error object too
-    /// deeply nested to decode.
+    /// malformed message with the call's msgid, or an error object that
+    /// does not decode as a [`Value`] under `from_slice`'s limits (too
+    /// deeply nested, for one).
     pub fn is_malformed(&self) -> bool {
         matches!(
             &*self.0,

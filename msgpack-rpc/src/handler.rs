@@ -48,9 +48,15 @@ where
 {
     let method: Arc<str> = method.into();
     Arc::new(move |msgid, params, outgoing| {
-        let params = match msgpack_serde::from_slice::<P>(&params) {
-            Ok(params) => params,
-            Err(error) => {
+        // The params' `Deserialize` and the handler's call are the user's
+        // code: a panic in either is caught here.
+        let started = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            msgpack_serde::from_slice::<P>(&params).map(&handler)
+        }));
+        let reply = match started {
+            Err(_) => return answer_panic(msgid, &method, outgoing),
+            Ok(Ok(reply)) => reply,
+            Ok(Err(error)) => {
                 let text = format!("invalid params for `{method}`: {error}");
                 let pushed = outgoing
                     .push(|out| message::write_failure(out, msgid, &text))
@@ -64,9 +70,6 @@ where
                     Some(report)
                 });
             }
-        };
-        let Ok(reply) = std::panic::catch_unwind(AssertUnwindSafe(|| handler(params))) else {
-            return answer_panic(msgid, &method, outgoing);
         };
         let method = Arc::clone(&method);
         Box::pin(async move {
@@ -149,9 +152,18 @@ where
 {
     let method: Arc<str> = method.into();
     Arc::new(move |params| {
-        let params = match msgpack_serde::from_slice::<P>(&params) {
-            Ok(params) => params,
-            Err(error) => {
+        let panicked = |method: &str| {
+            Some(Report::Panicked {
+                method: method.to_owned(),
+            })
+        };
+        let started = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            msgpack_serde::from_slice::<P>(&params).map(&handler)
+        }));
+        let handled = match started {
+            Err(_) => return Box::pin(std::future::ready(panicked(&method))),
+            Ok(Ok(handled)) => handled,
+            Ok(Err(error)) => {
                 let report = Report::BadParams {
                     method: method.to_string(),
                     error,
@@ -159,16 +171,11 @@ where
                 return Box::pin(std::future::ready(Some(report)));
             }
         };
-        let panicked = Some(Report::Panicked {
-            method: method.to_string(),
-        });
-        let Ok(handled) = std::panic::catch_unwind(AssertUnwindSafe(|| handler(params))) else {
-            return Box::pin(std::future::ready(panicked));
-        };
+        let method = Arc::clone(&method);
         Box::pin(async move {
             match AssertUnwindSafe(handled).catch_unwind().await {
                 Ok(()) => None,
-                Err(_) => panicked,
+                Err(_) => panicked(&method),
             }
         })
     })

@@ -292,7 +292,11 @@ async fn an_error_object_too_deep_to_decode_is_a_malformed_response_not_bin() {
     response.extend(std::iter::repeat_n(0x91, 199));
     response.extend([0x90, 0xc0]);
     peer_write.write_all(&response).await.unwrap();
-    let error = call.await.unwrap().unwrap_err();
+    let error = tokio::time::timeout(Duration::from_secs(2), call)
+        .await
+        .expect("the call ends")
+        .unwrap()
+        .unwrap_err();
     assert!(error.is_malformed() && error.remote_error().is_none());
     assert!(
         error
@@ -335,5 +339,149 @@ async fn a_peer_that_stops_sending_still_gets_the_answers_it_is_owed() {
         .unwrap();
     // Both answers, [1, msgid, nil, 1].
     assert_eq!(rest, [0x94, 1, 1, 0xc0, 1, 0x94, 1, 2, 0xc0, 1]);
+    assert!(server.is_closed());
+}
+
+/// Panics in a `Deserialize` or a `Serialize` of the user's.
+struct Fragile;
+
+impl<'de> serde::Deserialize<'de> for Fragile {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let n = u8::deserialize(deserializer)?;
+        assert!(n != 0, "a bug in Deserialize");
+        Ok(Fragile)
+    }
+}
+
+impl serde::Serialize for Fragile {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        panic!("a bug in Serialize")
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn panics_in_the_users_deserialize_serialize_and_on_report_are_caught() {
+    let builder = Builder::new()
+        .on_report(|_| panic!("a bug in on_report"))
+        .handle(
+            "take",
+            |(_,): (Fragile,)| async move { Ok::<_, String>(1u8) },
+        )
+        .handle("give", |(): ()| async move { Ok::<_, String>(Fragile) });
+    let (client, server) = pair(
+        &Builder::new().timeout(Duration::from_secs(10)),
+        &builder,
+        1 << 16,
+    );
+    let error = client.call::<_, u8>("take", (0,)).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the peer answered with an error: \"the handler of `take` panicked\""
+    );
+    let error = client.call::<_, u8>("give", ()).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the peer answered with an error: \"the handler of `give` panicked\""
+    );
+    assert_eq!(client.call::<_, u8>("take", (1,)).await.unwrap(), 1);
+    assert!(!server.is_closed());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn requests_waiting_for_a_handler_start_in_the_order_they_came() {
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&order);
+    let builder = Builder::new()
+        .max_concurrent_handlers(1)
+        .handle("slow", move |(n,): (u8,)| {
+            seen.lock().unwrap().push(n);
+            async move {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                Ok::<_, String>(n)
+            }
+        });
+    let (_server, mut peer_read, mut peer_write) = with_raw_peer(&builder);
+    for n in 0..10u8 {
+        let request = msgpack_rpc::message::request(u32::from(n), "slow", &(n,)).unwrap();
+        peer_write.write_all(&request).await.unwrap();
+    }
+    let answers = receive(&mut peer_read, 50).await.expect("ten answers");
+    let msgids: Vec<u8> = answers.chunks(5).map(|answer| answer[2]).collect();
+    assert_eq!(msgids, (0..10).collect::<Vec<u8>>());
+    assert_eq!(*order.lock().unwrap(), (0..10).collect::<Vec<u8>>());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn after_close_no_waiting_request_starts_and_no_queued_notification_runs() {
+    let calls = Arc::new(Mutex::new(0));
+    let (requests, notes) = (Arc::clone(&calls), Arc::clone(&calls));
+    let builder = Builder::new()
+        .max_concurrent_handlers(1)
+        .handle("slow", move |(): ()| {
+            *requests.lock().unwrap() += 1;
+            async move {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                Ok::<_, String>(())
+            }
+        })
+        .handle_notification("note", move |(): ()| {
+            let notes = Arc::clone(&notes);
+            async move {
+                *notes.lock().unwrap() += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        });
+    let (server, _peer_read, mut peer_write) = with_raw_peer(&builder);
+    let mut messages = Vec::new();
+    for msgid in 0..5 {
+        messages.extend(msgpack_rpc::message::request(msgid, "slow", &()).unwrap());
+        messages.extend(msgpack_rpc::message::notification("note", &()).unwrap());
+    }
+    peer_write.write_all(&messages).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // One request and one notification are being handled; the rest wait.
+    assert_eq!(*calls.lock().unwrap(), 2);
+    server.close();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(*calls.lock().unwrap(), 2);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_peer_that_stops_sending_gets_every_answer_and_its_notifications_run() {
+    // Answers of unknown methods through a full queue, and notifications
+    // still queued, when the peer ends its half of the stream.
+    let handled = Arc::new(Mutex::new(0));
+    let counted = Arc::clone(&handled);
+    let builder = Builder::new()
+        .queue_len(1)
+        .handle_notification("note", move |(): ()| {
+            let counted = Arc::clone(&counted);
+            async move {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                *counted.lock().unwrap() += 1;
+            }
+        });
+    let (ours, theirs) = tokio::io::duplex(64);
+    let (read, write) = tokio::io::split(ours);
+    let server = builder.connect(read, write);
+    let (mut peer_read, mut peer_write) = tokio::io::split(theirs);
+    let mut messages = Vec::new();
+    for msgid in 0..50 {
+        messages.extend(msgpack_rpc::message::request(msgid, "nope", &()).unwrap());
+        messages.extend(msgpack_rpc::message::notification("note", &()).unwrap());
+    }
+    let writing = tokio::spawn(async move {
+        peer_write.write_all(&messages).await.unwrap();
+        peer_write.shutdown().await.unwrap();
+    });
+    let mut answers = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), peer_read.read_to_end(&mut answers))
+        .await
+        .expect("the connection closes")
+        .unwrap();
+    writing.await.unwrap();
+    let answer = msgpack_rpc::message::failure(0, "unknown method `nope`").unwrap();
+    assert_eq!(answers.len(), 50 * answer.len());
+    assert_eq!(*handled.lock().unwrap(), 50);
     assert!(server.is_closed());
 }
