@@ -25,8 +25,8 @@ enum ErrorCode {
     /// The response to the call was malformed.
     Malformed(crate::MessageError),
     /// The peer's error object did not decode as a `Value` (it nests
-    /// deeper than the decoding limits allow, holds more values, or is
-    /// not valid MessagePack text).
+    /// deeper than the decoding limits allow, holds more values than
+    /// they do, or holds a string that is not UTF-8).
     RemoteUndecodable(msgpack_serde::Error),
 }
 
