@@ -3,7 +3,7 @@
 
 use axum::extract::Request;
 use bytes::Bytes;
-use http::header::CONTENT_LENGTH;
+use http::header::{CONTENT_ENCODING, CONTENT_LENGTH};
 use http::request::Parts;
 use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
@@ -22,9 +22,22 @@ pub(crate) struct Received {
 
 /// Reads the body: refused before reading when its `Content-Length` is
 /// over the limit, and as soon as the bytes read pass it (a chunked or
-/// decompressed body). An empty body is refused too.
+/// decompressed body), or a body limit layered outside the extractor
+/// (tower-http's `RequestBodyLimitLayer`) stops it: `413` either way, as
+/// axum's own extractors answer. An empty body is refused too, and a
+/// body in a content coding (`Content-Encoding: gzip` with no
+/// decompression layer to remove it) is a `415`.
 pub(crate) async fn receive(request: Request) -> Result<Received, MsgPackRejection> {
     let (mut parts, mut body) = request.into_parts();
+    if let Some(coding) = parts.headers.get(CONTENT_ENCODING) {
+        if !coding.as_bytes().eq_ignore_ascii_case(b"identity") {
+            let coding = String::from_utf8_lossy(coding.as_bytes()).into_owned();
+            return Err(MsgPackRejection::unsupported_coding(
+                &parts.headers,
+                &coding,
+            ));
+        }
+    }
     let limits = RequestLimits::of(&parts.extensions);
     let limit = limits
         .body_limit(&mut parts.extensions)
@@ -45,7 +58,7 @@ pub(crate) async fn receive(request: Request) -> Result<Received, MsgPackRejecti
         limit,
     );
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|error| MsgPackRejection::read_failed(&parts.headers, &error))?;
+        let frame = frame.map_err(|error| not_read(&parts.headers, error))?;
         let Ok(data) = frame.into_data() else {
             continue; // trailers
         };
@@ -63,6 +76,22 @@ pub(crate) async fn receive(request: Request) -> Result<Received, MsgPackRejecti
         body,
         limits,
     })
+}
+
+/// Why the body did not arrive: `413` when a body limit layered around
+/// the route stopped it (`http_body_util::Limited`'s error, anywhere in
+/// the error's sources), else `400`.
+#[cold]
+fn not_read(headers: &http::HeaderMap, error: axum::Error) -> MsgPackRejection {
+    let error = error.into_inner();
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&*error);
+    while let Some(cause) = source {
+        if cause.is::<http_body_util::LengthLimitError>() {
+            return MsgPackRejection::too_large_outside(headers);
+        }
+        source = cause.source();
+    }
+    MsgPackRejection::read_failed(headers, &error)
 }
 
 /// Decodes exactly one `T` from a MessagePack body under the depth and

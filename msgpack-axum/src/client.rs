@@ -104,6 +104,9 @@ impl ResponseExt for reqwest::Response {
         }
         let body = frames.into_bytes();
         if kind == Some(Kind::Json) {
+            if let Ok(Err(exceeded)) = crate::json_limits::check(&body, &limits) {
+                return Err(Error::LimitExceeded(exceeded.to_string()));
+            }
             return serde_json::from_slice(&body).map_err(Error::Json);
         }
         let mut deserializer =
@@ -131,6 +134,9 @@ pub enum Error {
     MsgPack(msgpack_serde::Error),
     /// The JSON body is invalid or not of the type asked for.
     Json(serde_json::Error),
+    /// The JSON body nests deeper or holds more values than the limits
+    /// allow (MessagePack's are [`Error::MsgPack`]); the text says which.
+    LimitExceeded(String),
 }
 
 impl fmt::Display for Error {
@@ -151,6 +157,7 @@ impl fmt::Display for Error {
             }
             Error::MsgPack(error) => write!(f, "invalid MessagePack reply: {error}"),
             Error::Json(error) => write!(f, "invalid JSON reply: {error}"),
+            Error::LimitExceeded(text) => write!(f, "reply refused: {text}"),
         }
     }
 }
@@ -161,7 +168,7 @@ impl std::error::Error for Error {
             Error::Http(error) => Some(error),
             Error::MsgPack(error) => Some(error),
             Error::Json(error) => Some(error),
-            Error::TooLarge { .. } | Error::ContentType(_) => None,
+            Error::TooLarge { .. } | Error::ContentType(_) | Error::LimitExceeded(_) => None,
         }
     }
 }

@@ -15,6 +15,17 @@ pub(crate) enum Exceeded {
     Values(usize),
 }
 
+impl fmt::Display for Exceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exceeded::Depth(limit) => write!(f, "JSON nesting exceeds the depth limit of {limit}"),
+            Exceeded::Values(limit) => {
+                write!(f, "JSON holds more values than the limit of {limit}")
+            }
+        }
+    }
+}
+
 /// Checks that the JSON document `json` nests at most `depth` deep and
 /// holds at most `values` values (each container, element, key and value
 /// counting one). `Ok(Err(..))` names the limit passed; `Err` is invalid

@@ -349,7 +349,8 @@ impl Collecting {
 
     /// The re-encoded response, without the headers the new bytes
     /// invalidate; the JSON response as it was when it cannot be
-    /// re-encoded and the client takes JSON, else a `500`.
+    /// re-encoded and it reports an error (which always passes) or the
+    /// client takes JSON, else a `500`.
     fn finish(self, read: Result<(), axum::Error>, request: &RequestView) -> Response {
         let Collecting {
             mut parts,
@@ -370,7 +371,8 @@ impl Collecting {
             Err(error) => {
                 let json_type =
                     MediaType::new(mediatype::names::APPLICATION, mediatype::names::JSON);
-                if request.accept.accepts(&json_type) {
+                let is_error = parts.status.is_client_error() || parts.status.is_server_error();
+                if is_error || request.accept.accepts(&json_type) {
                     return Response::from_parts(parts, Body::from(json));
                 }
                 failed(format_args!(

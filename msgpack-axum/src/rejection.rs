@@ -29,8 +29,8 @@ use crate::vary;
 ///
 /// | variant | `code` | status | when |
 /// |---|---|---|---|
-/// | `UnsupportedMediaType` | `unsupported_media_type` | 415 | the `Content-Type` is not one the extractor takes; an `Accept` response header lists those it does |
-/// | `PayloadTooLarge` | `payload_too_large` | 413 | the body (after decompression) is over the size limit, or its `Content-Length` says so |
+/// | `UnsupportedMediaType` | `unsupported_media_type` | 415 | the `Content-Type` is not one the extractor takes (an `Accept` response header lists those it does), or the body has a `Content-Encoding` (no decompression layer took it off) |
+/// | `PayloadTooLarge` | `payload_too_large` | 413 | the body (after decompression) is over the size limit, or its `Content-Length` says so, or a body limit layered around the route (tower-http's `RequestBodyLimitLayer`) stopped it |
 /// | `EmptyBody` | `empty_body` | 400 | the body is empty |
 /// | `BodyReadFailed` | `body_read_failed` | 400 | reading the body failed (a broken connection, bad gzip) |
 /// | `DepthLimitExceeded` | `depth_limit_exceeded` | 400 | nesting deeper than the depth limit |
@@ -255,6 +255,22 @@ impl MsgPackRejection {
         PayloadTooLarge(Refusal::new(message, headers)).into()
     }
 
+    /// Over a body limit layered around the route, whose size this
+    /// extractor does not know.
+    #[cold]
+    pub(crate) fn too_large_outside(headers: &HeaderMap) -> MsgPackRejection {
+        let message = "request body exceeds the size limit".to_string();
+        PayloadTooLarge(Refusal::new(message, headers)).into()
+    }
+
+    #[cold]
+    pub(crate) fn unsupported_coding(headers: &HeaderMap, coding: &str) -> MsgPackRejection {
+        let message = format!(
+            "request body has Content-Encoding {coding}, which this server does not decode"
+        );
+        UnsupportedMediaType(Refusal::new(message, headers)).into()
+    }
+
     #[cold]
     pub(crate) fn empty(headers: &HeaderMap) -> MsgPackRejection {
         EmptyBody(Refusal::new("request body is empty".into(), headers)).into()
@@ -292,15 +308,10 @@ impl MsgPackRejection {
         exceeded: crate::json_limits::Exceeded,
     ) -> MsgPackRejection {
         use crate::json_limits::Exceeded;
+        let refusal = Refusal::new(exceeded.to_string(), headers);
         match exceeded {
-            Exceeded::Depth(limit) => {
-                let message = format!("JSON nesting exceeds the depth limit of {limit}");
-                DepthLimitExceeded(Refusal::new(message, headers)).into()
-            }
-            Exceeded::Values(limit) => {
-                let message = format!("JSON holds more values than the limit of {limit}");
-                ValueLimitExceeded(Refusal::new(message, headers)).into()
-            }
+            Exceeded::Depth(_) => DepthLimitExceeded(refusal).into(),
+            Exceeded::Values(_) => ValueLimitExceeded(refusal).into(),
         }
     }
 

@@ -1,0 +1,148 @@
+//! Requests and responses at the edges, over real TCP: error responses
+//! whose JSON cannot be re-encoded, a body limit layered around a route,
+//! a request body in a content coding, and JSON replies past the
+//! client's limits.
+
+use std::time::Duration;
+
+use axum::http::{header, StatusCode};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use msgpack_axum::client::{Error, ResponseExt};
+use msgpack_axum::{MsgPack, NegotiateLayer};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tower_http::limit::RequestBodyLimitLayer;
+
+async fn serve(app: Router) -> String {
+    msgpack_test_support::http::serve(app).await.url
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .unwrap()
+}
+
+/// JSON nested `depth` arrays deep.
+fn nested(depth: usize) -> String {
+    "[".repeat(depth) + &"]".repeat(depth)
+}
+
+#[tokio::test]
+async fn an_error_response_whose_json_cannot_be_re_encoded_passes_unchanged() {
+    let deep = nested(200);
+    let app = Router::new()
+        .route(
+            "/unauthorized",
+            get(|| async {
+                (
+                    StatusCode::UNAUTHORIZED,
+                    [(header::CONTENT_TYPE, "application/json")],
+                    "",
+                )
+            }),
+        )
+        .route(
+            "/deep_error",
+            get(move || async move {
+                (
+                    StatusCode::BAD_REQUEST,
+                    [(header::CONTENT_TYPE, "application/json")],
+                    deep,
+                )
+            }),
+        )
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    for (path, status, body) in [
+        ("/unauthorized", StatusCode::UNAUTHORIZED, String::new()),
+        ("/deep_error", StatusCode::BAD_REQUEST, nested(200)),
+    ] {
+        let response = client()
+            .get(format!("{base}{path}"))
+            .header(header::ACCEPT, "application/msgpack")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status, "{path}");
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+        assert_eq!(response.text().await.unwrap(), body);
+    }
+}
+
+#[tokio::test]
+async fn a_body_limit_layered_around_the_route_is_a_413() {
+    let app = Router::new()
+        .route(
+            "/upload",
+            post(|MsgPack(value): MsgPack<Value>| async move { Json(value) }),
+        )
+        .layer(RequestBodyLimitLayer::new(100));
+    let server = msgpack_test_support::http::serve(app).await;
+    // Chunked, no Content-Length: the limit is found while reading.
+    let mut request = b"POST /upload HTTP/1.1\r\nHost: test\r\n\
+        Content-Type: application/msgpack\r\nTransfer-Encoding: chunked\r\n\
+        Connection: close\r\n\r\n"
+        .to_vec();
+    for _ in 0..2 {
+        request.extend(b"50\r\n");
+        request.extend([0xc0; 0x50]);
+        request.extend(b"\r\n");
+    }
+    request.extend(b"0\r\n\r\n");
+    let mut stream = TcpStream::connect(server.address).await.unwrap();
+    stream.write_all(&request).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8_lossy(&response);
+    assert!(response.starts_with("HTTP/1.1 413 "), "{response}");
+    assert!(
+        response.ends_with(
+            r#""error":"request body exceeds the size limit","code":"payload_too_large"}"#
+        ),
+        "{response}"
+    );
+}
+
+#[tokio::test]
+async fn a_request_body_in_a_content_coding_nobody_decodes_is_a_415() {
+    let app = Router::new().route(
+        "/upload",
+        post(|MsgPack(value): MsgPack<Value>| async move { Json(value) }),
+    );
+    let base = serve(app).await;
+    let response = client()
+        .post(format!("{base}/upload"))
+        .header(header::CONTENT_TYPE, "application/msgpack")
+        .header(header::CONTENT_ENCODING, "gzip")
+        .body(vec![0x1f, 0x8b, 0x08, 0x00])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let refusal: Value = response.json().await.unwrap();
+    assert_eq!(refusal["code"], "unsupported_media_type");
+    assert_eq!(
+        refusal["error"],
+        "request body has Content-Encoding gzip, which this server does not decode"
+    );
+}
+
+#[tokio::test]
+async fn the_client_reads_json_replies_under_the_same_limits_as_msgpack() {
+    let app = Router::new().route(
+        "/deep",
+        get(|| async { ([(header::CONTENT_TYPE, "application/json")], nested(100)) }),
+    );
+    let base = serve(app).await;
+    let reply = client().get(format!("{base}/deep")).send().await.unwrap();
+    let error = reply.decode::<Value>().await.unwrap_err();
+    assert!(matches!(error, Error::LimitExceeded(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        "reply refused: JSON nesting exceeds the depth limit of 64"
+    );
+}
