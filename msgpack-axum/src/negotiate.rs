@@ -187,9 +187,16 @@ impl Accept {
     }
 
     /// Reads `Accept` with `headers-accept` alone, without the shortcut for
-    /// common values.
+    /// common values. Empty list elements (`, application/msgpack`, an
+    /// empty `Accept` line beside others), which the parser refuses, are
+    /// ignored, as RFC 9110 (section 5.6.1) says.
     pub(crate) fn parse(headers: &HeaderMap) -> Accept {
-        let Ok(parsed) = headers_accept::Accept::decode(&mut headers.get_all(ACCEPT).iter()) else {
+        let decoded =
+            headers_accept::Accept::decode(&mut headers.get_all(ACCEPT).iter()).or_else(|_| {
+                let cleaned = without_empty_elements(headers)?;
+                headers_accept::Accept::decode(&mut std::iter::once(&cleaned))
+            });
+        let Ok(parsed) = decoded else {
             return Accept(Ranges::Any);
         };
         let valid = parsed
@@ -265,6 +272,14 @@ impl Accept {
         if self.is_any() {
             return Some(FULL);
         }
+        // `application/json` named outright decides, `q=0` included.
+        if let Some(json) = self.ranges().find(|range| {
+            range.ty.eq_ignore_ascii_case("application")
+                && range.subty.eq_ignore_ascii_case("json")
+                && range.suffix.is_none()
+        }) {
+            return Some(json.q);
+        }
         self.ranges()
             .find(|range| {
                 range.admits("application", "json", None)
@@ -275,7 +290,8 @@ impl Accept {
 
     /// The `Content-Type` for MessagePack and its quality: the MessagePack
     /// type the client names with the highest q above zero, or
-    /// `application/msgpack` when it names several at that q. Wildcards
+    /// `application/msgpack` when it names several at that q (unless it
+    /// refuses that one with `q=0`: then the first of them). Wildcards
     /// never name one.
     fn msgpack_choice(&self) -> Option<(Quality, HeaderValue)> {
         let mut best: Option<(Quality, Range<'_>)> = None;
@@ -304,7 +320,11 @@ impl Accept {
             }
         }
         let (q, range) = best?;
-        let content_type = if tied {
+        let canonical = MediaType::new(
+            mediatype::names::APPLICATION,
+            mediatype::Name::new_unchecked("msgpack"),
+        );
+        let content_type = if tied && self.quality(&canonical) != Some(0) {
             HeaderValue::from_static(media::APPLICATION_MSGPACK)
         } else {
             msgpack_content_type(&range)
@@ -331,6 +351,41 @@ impl Accept {
 /// The `Content-Type` for a named MessagePack range: a static value for
 /// the registered names, the client's own (lowercased) for a `+msgpack`
 /// type.
+/// Every `Accept` line joined into one value, without the empty list
+/// elements (outside quoted strings); `Err` when a line is not text.
+#[cold]
+fn without_empty_elements(headers: &HeaderMap) -> Result<HeaderValue, headers_core::Error> {
+    let lines = headers.get_all(ACCEPT);
+    let mut joined = String::with_capacity(lines.iter().map(|line| line.len() + 2).sum());
+    let mut push = |element: &str| {
+        let element = element.trim();
+        if !element.is_empty() {
+            if !joined.is_empty() {
+                joined.push_str(", ");
+            }
+            joined.push_str(element);
+        }
+    };
+    for line in lines {
+        let line = line.to_str().map_err(|_| headers_core::Error::invalid())?;
+        let (mut start, mut quoted, mut escaped) = (0, false, false);
+        for (index, byte) in line.bytes().enumerate() {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' if quoted => escaped = true,
+                b'"' => quoted = !quoted,
+                b',' if !quoted => {
+                    push(&line[start..index]);
+                    start = index + 1;
+                }
+                _ => {}
+            }
+        }
+        push(&line[start..]);
+    }
+    HeaderValue::from_str(&joined).map_err(|_| headers_core::Error::invalid())
+}
+
 fn msgpack_content_type(range: &Range<'_>) -> HeaderValue {
     if let Some(name) = media::MSGPACK_TYPES.iter().find(|name| {
         range.suffix.is_none()

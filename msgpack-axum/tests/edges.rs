@@ -146,3 +146,45 @@ async fn the_client_reads_json_replies_under_the_same_limits_as_msgpack() {
         "reply refused: JSON nesting exceeds the depth limit of 64"
     );
 }
+
+/// What GET / answers with these `Accept` lines: status and
+/// `Content-Type`.
+async fn answer(base: &str, accept: &[&str]) -> (StatusCode, String) {
+    let mut request = client().get(format!("{base}/"));
+    for line in accept {
+        request = request.header(header::ACCEPT, *line);
+    }
+    let response = request.send().await.unwrap();
+    let content_type = response.headers()[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    (response.status(), content_type)
+}
+
+#[tokio::test]
+async fn accept_edges_empty_elements_an_excluded_tie_and_json_refused() {
+    let app = Router::new()
+        .route("/", get(|| async { Json(serde_json::json!({"id": 1})) }))
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    let msgpack = (StatusCode::OK, "application/msgpack".to_owned());
+    // Empty list elements are ignored (RFC 9110, 5.6.1), not a reason to
+    // read the whole header as malformed (which means JSON).
+    assert_eq!(answer(&base, &[", application/msgpack"]).await, msgpack);
+    assert_eq!(
+        answer(&base, &["application/json;q=0.1, , application/msgpack"]).await,
+        msgpack
+    );
+    assert_eq!(answer(&base, &["", "application/msgpack"]).await, msgpack);
+    // A tie among MessagePack names goes to `application/msgpack` only
+    // when the client did not exclude it.
+    let tie = "application/msgpack;q=0, application/x-msgpack, application/vnd.msgpack";
+    assert_eq!(
+        answer(&base, &[tie]).await,
+        (StatusCode::OK, "application/x-msgpack".to_owned())
+    );
+    // `application/json;q=0` refuses JSON, whatever `+json` type follows.
+    let (status, _) = answer(&base, &["application/json;q=0, application/problem+json"]).await;
+    assert_eq!(status, StatusCode::NOT_ACCEPTABLE);
+}
