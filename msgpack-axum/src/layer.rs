@@ -7,7 +7,10 @@ use std::task::{ready, Context, Poll};
 
 use axum::body::Body;
 use axum::response::Response;
-use http::header::{HeaderValue, CONTENT_ENCODING, CONTENT_TYPE};
+use http::header::{
+    HeaderValue, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_LENGTH, CONTENT_LOCATION,
+    CONTENT_TYPE, LAST_MODIFIED,
+};
 use http::{Method, Request, StatusCode};
 use http_body::Body as _;
 use mediatype::MediaType;
@@ -60,8 +63,10 @@ impl Negotiation {
 ///   cannot re-encode (streamed, with `Content-Encoding`, of another type)
 ///   passes through unchanged when the client accepts it; a success
 ///   response the client does not accept becomes `406 Not Acceptable`,
-///   listing the types offered. Error responses (4xx, 5xx) always pass
-///   through: a 406 must not hide why a request failed.
+///   listing the types offered, with the response's other headers
+///   (`Set-Cookie`, CORS, `Vary`) kept and those of its body dropped.
+///   Redirects (3xx) and error responses (4xx, 5xx) always pass through:
+///   a 406 must not hide why a request failed or where it went.
 /// - Every response gets `Vary: Accept` (merged into an existing `Vary`,
 ///   not added to `Vary: *`). HEAD, 1xx, 204 and 304 responses keep no
 ///   body.
@@ -281,7 +286,8 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
     else {
         return Next::Done(response);
     };
-    let is_error = status.is_client_error() || status.is_server_error();
+    // Redirects and errors pass whatever the client accepts.
+    let is_error = !status.is_success();
     match (media::kind(&media), &request.format) {
         (Kind::Json, Some(Format::Json)) => Next::Done(response),
         (Kind::Json, Some(Format::MsgPack(msgpack_type))) => {
@@ -309,7 +315,7 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
                 msgpack_type: msgpack_type.clone(),
             })
         }
-        (Kind::Json, None) if !is_error => Next::Done(not_acceptable(&OFFERED)),
+        (Kind::Json, None) if !is_error => Next::Done(refuse(response, &OFFERED)),
         // The MessagePack names are one format: a client that takes one
         // takes a body labelled with another (`application/msgpack` answers
         // a tie, and `MsgPack<T>` always uses it).
@@ -330,7 +336,31 @@ fn pass_if_accepted(
         return Next::Done(response);
     }
     let essence = media.essence().to_string();
-    Next::Done(not_acceptable(&[essence.as_str()]))
+    Next::Done(refuse(response, &[essence.as_str()]))
+}
+
+/// A `406` offering `offered` in place of `response`: its status and
+/// body replaced, the headers of that body dropped, the others (cookies,
+/// CORS, `Vary`, caching) kept.
+fn refuse(response: Response, offered: &[&str]) -> Response {
+    let (mut parts, _) = response.into_parts();
+    let (refusal, body) = not_acceptable(offered).into_parts();
+    vary::remove_invalidated(&mut parts.headers);
+    for name in [
+        CONTENT_ENCODING,
+        CONTENT_LANGUAGE,
+        CONTENT_LOCATION,
+        LAST_MODIFIED,
+    ] {
+        parts.headers.remove(name);
+    }
+    for name in [CONTENT_TYPE, CONTENT_LENGTH] {
+        if let Some(value) = refusal.headers.get(&name) {
+            parts.headers.insert(name, value.clone());
+        }
+    }
+    parts.status = refusal.status;
+    Response::from_parts(parts, body)
 }
 
 impl Collecting {

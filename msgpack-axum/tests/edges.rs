@@ -188,3 +188,55 @@ async fn accept_edges_empty_elements_an_excluded_tie_and_json_refused() {
     let (status, _) = answer(&base, &["application/json;q=0, application/problem+json"]).await;
     assert_eq!(status, StatusCode::NOT_ACCEPTABLE);
 }
+
+#[tokio::test]
+async fn a_406_keeps_the_responses_other_headers_and_redirects_pass() {
+    let app = Router::new()
+        .route(
+            "/",
+            get(|| async {
+                (
+                    [
+                        (header::VARY, "Origin"),
+                        (header::SET_COOKIE, "session=1"),
+                        (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+                        (header::ETAG, "\"v1\""),
+                    ],
+                    Json(serde_json::json!({"id": 1})),
+                )
+            }),
+        )
+        .route(
+            "/moved",
+            get(|| async { (StatusCode::FOUND, [(header::LOCATION, "/new")], "moved") }),
+        )
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    let response = client()
+        .get(format!("{base}/"))
+        .header(header::ACCEPT, "text/html")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_ACCEPTABLE);
+    let headers = response.headers();
+    assert_eq!(headers[header::SET_COOKIE], "session=1");
+    assert_eq!(headers[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*");
+    assert_eq!(headers[header::VARY], "Origin, Accept");
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    assert!(!headers.contains_key(header::ETAG));
+    let refusal: Value = response.json().await.unwrap();
+    assert_eq!(refusal["code"], "not_acceptable");
+
+    let redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(format!("{base}/moved"))
+        .header(header::ACCEPT, "application/msgpack")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(redirect.status(), StatusCode::FOUND);
+    assert_eq!(redirect.headers()[header::LOCATION], "/new");
+}
