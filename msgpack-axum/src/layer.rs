@@ -109,7 +109,10 @@ impl NegotiateLayer {
     }
 
     /// Answers JSON instead of `406 Not Acceptable` to requests that accept
-    /// neither JSON nor MessagePack: the lenient choice some frameworks make.
+    /// neither JSON nor MessagePack, and to those that ask for MessagePack
+    /// when a JSON response cannot be re-encoded (a streamed body, JSON
+    /// nested past serde_json's limit): the lenient choice some frameworks
+    /// make.
     ///
     /// ```
     /// let layer = msgpack_axum::NegotiateLayer::new().fallback_to_json(true);
@@ -187,6 +190,7 @@ where
                 accept,
                 format,
                 head,
+                fallback_to_json: self.layer.fallback_to_json,
             }),
         }
     }
@@ -198,6 +202,8 @@ struct RequestView {
     accept: Accept,
     format: Option<Format>,
     head: bool,
+    /// JSON is answered whatever the `Accept` ([`NegotiateLayer::fallback_to_json`]).
+    fallback_to_json: bool,
 }
 
 pin_project! {
@@ -332,7 +338,8 @@ fn pass_if_accepted(
     request: &RequestView,
     is_error: bool,
 ) -> Next {
-    if is_error || request.accept.accepts(media) {
+    let json_fallback = request.fallback_to_json && media::kind(media) == Kind::Json;
+    if is_error || json_fallback || request.accept.accepts(media) {
         return Next::Done(response);
     }
     let essence = media.essence().to_string();
@@ -402,7 +409,7 @@ impl Collecting {
                 let json_type =
                     MediaType::new(mediatype::names::APPLICATION, mediatype::names::JSON);
                 let is_error = parts.status.is_client_error() || parts.status.is_server_error();
-                if is_error || request.accept.accepts(&json_type) {
+                if is_error || request.fallback_to_json || request.accept.accepts(&json_type) {
                     return Response::from_parts(parts, Body::from(json));
                 }
                 failed(format_args!(

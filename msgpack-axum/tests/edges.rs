@@ -240,3 +240,23 @@ async fn a_406_keeps_the_responses_other_headers_and_redirects_pass() {
     assert_eq!(redirect.status(), StatusCode::FOUND);
     assert_eq!(redirect.headers()[header::LOCATION], "/new");
 }
+
+#[tokio::test]
+async fn with_the_json_fallback_json_that_cannot_be_re_encoded_is_answered_as_json() {
+    let app = Router::new()
+        .route(
+            "/deep",
+            get(|| async { ([(header::CONTENT_TYPE, "application/json")], nested(200)) }),
+        )
+        .layer(NegotiateLayer::new().fallback_to_json(true));
+    let base = serve(app).await;
+    let response = client()
+        .get(format!("{base}/deep"))
+        .header(header::ACCEPT, "application/msgpack")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+    assert_eq!(response.text().await.unwrap(), nested(200));
+}
