@@ -293,14 +293,14 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
         return Next::Done(response);
     };
     // Redirects and errors pass whatever the client accepts.
-    let is_error = !status.is_success();
+    let passes = !status.is_success();
     match (media::kind(&media), &request.format) {
         (Kind::Json, Some(Format::Json)) => Next::Done(response),
         (Kind::Json, Some(Format::MsgPack(msgpack_type))) => {
             let encoded = response.headers().contains_key(CONTENT_ENCODING);
             let streamed = response.body().size_hint().exact().is_none();
             if encoded || streamed {
-                return pass_if_accepted(response, &media, request, is_error);
+                return pass_if_accepted(response, &media, request, passes);
             }
             if request.head {
                 // The handler's body is gone (axum strips it for HEAD), so
@@ -321,25 +321,26 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
                 msgpack_type: msgpack_type.clone(),
             })
         }
-        (Kind::Json, None) if !is_error => Next::Done(refuse(response, &OFFERED)),
+        (Kind::Json, None) if !passes => Next::Done(refuse(response, &OFFERED)),
         // The MessagePack names are one format: a client that takes one
         // takes a body labelled with another (`application/msgpack` answers
         // a tie, and `MsgPack<T>` always uses it).
         (Kind::MsgPack, Some(Format::MsgPack(_))) => Next::Done(response),
-        _ => pass_if_accepted(response, &media, request, is_error),
+        _ => pass_if_accepted(response, &media, request, passes),
     }
 }
 
 /// A response this layer leaves as it is: passed when the client accepts
-/// its type (or it reports an error), else `406` offering that type.
+/// its type, when it `passes` whatever the client accepts (a redirect or
+/// an error), or as the JSON fallback; else `406` offering that type.
 fn pass_if_accepted(
     response: Response,
     media: &MediaType<'_>,
     request: &RequestView,
-    is_error: bool,
+    passes: bool,
 ) -> Next {
     let json_fallback = request.fallback_to_json && media::kind(media) == Kind::Json;
-    if is_error || json_fallback || request.accept.accepts(media) {
+    if passes || json_fallback || request.accept.accepts(media) {
         return Next::Done(response);
     }
     let essence = media.essence().to_string();
@@ -386,8 +387,8 @@ impl Collecting {
 
     /// The re-encoded response, without the headers the new bytes
     /// invalidate; the JSON response as it was when it cannot be
-    /// re-encoded and it reports an error (which always passes) or the
-    /// client takes JSON, else a `500`.
+    /// re-encoded and it is not a success (redirects and errors always
+    /// pass) or the client takes JSON, else a `500`.
     fn finish(self, read: Result<(), axum::Error>, request: &RequestView) -> Response {
         let Collecting {
             mut parts,
@@ -408,8 +409,8 @@ impl Collecting {
             Err(error) => {
                 let json_type =
                     MediaType::new(mediatype::names::APPLICATION, mediatype::names::JSON);
-                let is_error = parts.status.is_client_error() || parts.status.is_server_error();
-                if is_error || request.fallback_to_json || request.accept.accepts(&json_type) {
+                let passes = !parts.status.is_success();
+                if passes || request.fallback_to_json || request.accept.accepts(&json_type) {
                     return Response::from_parts(parts, Body::from(json));
                 }
                 failed(format_args!(
