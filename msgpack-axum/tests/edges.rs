@@ -129,6 +129,17 @@ async fn a_request_body_in_a_content_coding_nobody_decodes_is_a_415() {
         refusal["error"],
         "request body has Content-Encoding gzip, which this server does not decode"
     );
+    // `identity` is no coding at all.
+    let response = client()
+        .post(format!("{base}/upload"))
+        .header(header::CONTENT_TYPE, "application/msgpack")
+        .header(header::CONTENT_ENCODING, "Identity")
+        .body(vec![0x2a])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.text().await.unwrap(), "42");
 }
 
 #[tokio::test]

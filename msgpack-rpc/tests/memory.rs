@@ -58,3 +58,9 @@ fn a_small_waiting_message_does_not_hold_the_large_read_buffer_it_arrived_in() {
 fn bin(len: usize) -> msgpack_rpc::Value {
     msgpack_rpc::Value::Bin(vec![0; len])
 }
+
+#[test]
+fn a_decoded_value_takes_the_32_bytes_the_docs_give_for_it() {
+    // `Builder`'s docs and the README bound decoded params with it.
+    assert_eq!(std::mem::size_of::<msgpack_rpc::Value>(), 32);
+}
