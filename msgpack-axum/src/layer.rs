@@ -20,7 +20,7 @@ use tokio::task::futures::TaskLocalFuture;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use crate::frames::Frames;
+use crate::collect::{Collect, Collected};
 use crate::media::{self, Kind};
 use crate::negotiate::{Accept, Format, OFFERED};
 use crate::rejection::not_acceptable;
@@ -59,9 +59,17 @@ impl Negotiation {
 ///   the new bytes invalidate (`Content-Length`, `ETag`, `Content-MD5`,
 ///   `Digest`, `Content-Digest`, `Repr-Digest`, `Content-Range`) are
 ///   removed.
-/// - Only `application/json` and `+json` bodies are re-encoded. A body it
-///   cannot re-encode (streamed, with `Content-Encoding`, of another type)
-///   passes through unchanged when the client accepts it; a success
+/// - Only `application/json` and `+json` bodies are re-encoded. A JSON
+///   body of unknown length (a stream, or a body behind a wrapper that
+///   hides its length, such as tower-http's `ResponseBodyTimeoutLayer`) is
+///   read up to [`max_reencoded_len`](NegotiateLayer::max_reencoded_len)
+///   before the layer decides, and re-encoded if it ends within it; so a
+///   response meant to flush promptly (a long-lived stream) should use
+///   another type (`application/x-ndjson`, `text/event-stream`), which
+///   passes unchanged.
+/// - A body it cannot re-encode (longer than that, with
+///   `Content-Encoding`, of another type) passes through unchanged, every
+///   byte of it, when the client accepts it; a success
 ///   response the client does not accept becomes `406 Not Acceptable`,
 ///   listing the types offered, with the response's other headers
 ///   (`Set-Cookie`, CORS, `Vary`) kept and those of its body dropped.
@@ -69,7 +77,9 @@ impl Negotiation {
 ///   a 406 must not hide why a request failed or where it went.
 /// - Every response gets `Vary: Accept` (merged into an existing `Vary`,
 ///   not added to `Vary: *`). HEAD, 1xx, 204 and 304 responses keep no
-///   body.
+///   body; a HEAD request is answered with the headers GET gets for a JSON
+///   body within the cap, but no `Content-Length`, since the MessagePack is
+///   never written.
 /// - [`Negotiated`](crate::Negotiated) responses, which need it, are
 ///   encoded directly in the chosen format.
 /// - The re-encoding starts from the JSON, so it carries JSON's forms of
@@ -96,7 +106,13 @@ impl Negotiation {
 pub struct NegotiateLayer {
     config: Config,
     fallback_to_json: bool,
+    max_reencoded_len: usize,
 }
+
+/// The default of [`NegotiateLayer::max_reencoded_len`]: axum's default
+/// limit for a request body, so a reply may be as large as a request,
+/// while a stream holds at most this much (and its MessagePack) in memory.
+const MAX_REENCODED_LEN: usize = 2 << 20;
 
 impl NegotiateLayer {
     /// Strict negotiation (406 for requests that accept neither format),
@@ -105,12 +121,14 @@ impl NegotiateLayer {
         NegotiateLayer {
             config: Config::named(),
             fallback_to_json: false,
+            max_reencoded_len: MAX_REENCODED_LEN,
         }
     }
 
     /// Answers JSON instead of `406 Not Acceptable` to requests that accept
     /// neither JSON nor MessagePack, and to those that ask for MessagePack
-    /// when a JSON response cannot be re-encoded (a streamed body, JSON
+    /// when a JSON response cannot be re-encoded (a body of unknown length
+    /// past [`max_reencoded_len`](NegotiateLayer::max_reencoded_len), JSON
     /// nested past serde_json's limit): the lenient choice some frameworks
     /// make.
     ///
@@ -131,6 +149,21 @@ impl NegotiateLayer {
     /// ```
     pub const fn config(mut self, config: Config) -> NegotiateLayer {
         self.config = config;
+        self
+    }
+
+    /// The most bytes of a JSON body of unknown length (a stream, or a
+    /// body wrapped by a layer that hides its length) read to re-encode
+    /// it; 2 MiB by default, axum's default limit for a request body. A
+    /// longer body is answered as the JSON it is, or `406` to a client
+    /// that takes only MessagePack. A body of known length (a `Json`, whole
+    /// in memory already) is re-encoded whatever its length.
+    ///
+    /// ```
+    /// let layer = msgpack_axum::NegotiateLayer::new().max_reencoded_len(512 << 10);
+    /// ```
+    pub const fn max_reencoded_len(mut self, bytes: usize) -> NegotiateLayer {
+        self.max_reencoded_len = bytes;
         self
     }
 }
@@ -191,6 +224,7 @@ where
                 format,
                 head,
                 fallback_to_json: self.layer.fallback_to_json,
+                max_reencoded_len: self.layer.max_reencoded_len,
             }),
         }
     }
@@ -204,6 +238,8 @@ struct RequestView {
     head: bool,
     /// JSON is answered whatever the `Accept` ([`NegotiateLayer::fallback_to_json`]).
     fallback_to_json: bool,
+    /// The cap on a body of unknown length ([`NegotiateLayer::max_reencoded_len`]).
+    max_reencoded_len: usize,
 }
 
 pin_project! {
@@ -226,8 +262,7 @@ pin_project! {
 /// A JSON response whose body is being read, to be re-encoded.
 struct Collecting {
     parts: http::response::Parts,
-    body: Body,
-    frames: Frames,
+    body: Collect,
     msgpack_type: HeaderValue,
 }
 
@@ -256,7 +291,7 @@ where
                 }
                 StateProjection::Collecting { collecting } => {
                     let state = collecting.as_mut().expect("polled after completion");
-                    let finished = ready!(state.poll_body(cx));
+                    let finished = ready!(state.body.poll_collect(cx));
                     let state = collecting.take().expect("polled after completion");
                     let request = this.request.take().expect("polled after completion");
                     return Poll::Ready(Ok(state.finish(finished, &request)));
@@ -297,27 +332,22 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
     match (media::kind(&media), &request.format) {
         (Kind::Json, Some(Format::Json)) => Next::Done(response),
         (Kind::Json, Some(Format::MsgPack(msgpack_type))) => {
-            let encoded = response.headers().contains_key(CONTENT_ENCODING);
-            let streamed = response.body().size_hint().exact().is_none();
-            if encoded || streamed {
-                return pass_if_accepted(response, &media, request, passes);
+            if response.headers().contains_key(CONTENT_ENCODING) {
+                return Next::Done(pass_if_accepted(response, &media, request, passes));
             }
-            if request.head {
-                // The handler's body is gone (axum strips it for HEAD), so
-                // the MessagePack length is unknown: say nothing of it.
-                vary::remove_invalidated(response.headers_mut());
-                response
-                    .headers_mut()
-                    .insert(CONTENT_TYPE, msgpack_type.clone());
-                *response.body_mut() = Body::new(crate::limits::UnknownLength);
-                return Next::Done(response);
-            }
+            // A sized body (a `Json`) is whole in memory already: no cap.
+            let cap = match response.body().size_hint().exact() {
+                Some(_) if request.head => {
+                    let (parts, _) = response.into_parts();
+                    return Next::Done(head_answer(parts, msgpack_type.clone()));
+                }
+                Some(_) => usize::MAX,
+                None => request.max_reencoded_len,
+            };
             let (parts, body) = response.into_parts();
             Next::Reencode(Collecting {
                 parts,
-                body,
-                // Our own handler's response: no limit to keep to.
-                frames: Frames::new(None, usize::MAX),
+                body: Collect::new(body, cap),
                 msgpack_type: msgpack_type.clone(),
             })
         }
@@ -326,8 +356,17 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
         // takes a body labelled with another (`application/msgpack` answers
         // a tie, and `MsgPack<T>` always uses it).
         (Kind::MsgPack, Some(Format::MsgPack(_))) => Next::Done(response),
-        _ => pass_if_accepted(response, &media, request, passes),
+        _ => Next::Done(pass_if_accepted(response, &media, request, passes)),
     }
+}
+
+/// The answer to HEAD for a JSON body the layer would re-encode: the
+/// handler's body is gone (axum strips it for HEAD), so the MessagePack
+/// length is unknown: say nothing of it.
+fn head_answer(mut parts: http::response::Parts, msgpack_type: HeaderValue) -> Response {
+    vary::remove_invalidated(&mut parts.headers);
+    parts.headers.insert(CONTENT_TYPE, msgpack_type);
+    Response::from_parts(parts, Body::new(crate::limits::UnknownLength))
 }
 
 /// A response this layer leaves as it is: passed when the client accepts
@@ -338,13 +377,13 @@ fn pass_if_accepted(
     media: &MediaType<'_>,
     request: &RequestView,
     passes: bool,
-) -> Next {
+) -> Response {
     let json_fallback = request.fallback_to_json && media::kind(media) == Kind::Json;
     if passes || json_fallback || request.accept.accepts(media) {
-        return Next::Done(response);
+        return response;
     }
     let essence = media.essence().to_string();
-    Next::Done(refuse(response, &[essence.as_str()]))
+    refuse(response, &[essence.as_str()])
 }
 
 /// A `406` offering `offered` in place of `response`: its status and
@@ -372,34 +411,38 @@ fn refuse(response: Response, offered: &[&str]) -> Response {
 }
 
 impl Collecting {
-    /// Reads the body to its end; `Err` when the body itself fails.
-    fn poll_body(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), axum::Error>> {
-        loop {
-            let Some(frame) = ready!(Pin::new(&mut self.body).poll_frame(cx)) else {
-                return Poll::Ready(Ok(()));
-            };
-            let Ok(data) = frame?.into_data() else {
-                continue; // trailers
-            };
-            self.frames.push(data);
-        }
-    }
-
     /// The re-encoded response, without the headers the new bytes
-    /// invalidate; the JSON response as it was when it cannot be
-    /// re-encoded and it is not a success (redirects and errors always
-    /// pass) or the client takes JSON, else a `500`.
-    fn finish(self, read: Result<(), axum::Error>, request: &RequestView) -> Response {
+    /// invalidate. A body past the cap is left as it is, as
+    /// [`pass_if_accepted`] rules. JSON that cannot be re-encoded passes
+    /// as it was when it is not a success (redirects and errors always
+    /// pass) or the client takes JSON, else it is a `500`, as is a body
+    /// that fails while being read.
+    fn finish(self, read: Collected, request: &RequestView) -> Response {
         let Collecting {
             mut parts,
-            frames,
             msgpack_type,
             ..
         } = self;
-        if let Err(error) = read {
-            return failed(format_args!("the response body failed: {error}"));
+        let json = match read {
+            Collected::Whole(json) => json,
+            Collected::Past(body) => {
+                let content_type = parts.headers.get(CONTENT_TYPE).cloned();
+                let response = Response::from_parts(parts, body);
+                let media = content_type
+                    .as_ref()
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|text| MediaType::parse(text).ok())
+                    .unwrap_or_else(json_type);
+                let passes = !response.status().is_success();
+                return pass_if_accepted(response, &media, request, passes);
+            }
+            Collected::Failed(error) => {
+                return failed(format_args!("the response body failed: {error}"));
+            }
+        };
+        if request.head {
+            return head_answer(parts, msgpack_type);
         }
-        let json = frames.into_bytes();
         match json_to_msgpack(&json) {
             Ok(msgpack) => {
                 vary::remove_invalidated(&mut parts.headers);
@@ -407,10 +450,8 @@ impl Collecting {
                 Response::from_parts(parts, Body::from(msgpack))
             }
             Err(error) => {
-                let json_type =
-                    MediaType::new(mediatype::names::APPLICATION, mediatype::names::JSON);
                 let passes = !parts.status.is_success();
-                if passes || request.fallback_to_json || request.accept.accepts(&json_type) {
+                if passes || request.fallback_to_json || request.accept.accepts(&json_type()) {
                     return Response::from_parts(parts, Body::from(json));
                 }
                 failed(format_args!(
@@ -419,6 +460,11 @@ impl Collecting {
             }
         }
     }
+}
+
+/// `application/json`, borrowed for as long as the caller needs.
+const fn json_type<'a>() -> MediaType<'a> {
+    MediaType::new(mediatype::names::APPLICATION, mediatype::names::JSON)
 }
 
 /// A `500` for a response that could not be re-encoded; whether a request

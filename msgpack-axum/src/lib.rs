@@ -72,6 +72,7 @@ pub mod __fuzz;
 mod body;
 #[cfg(feature = "reqwest")]
 pub mod client;
+mod collect;
 mod frames;
 mod json_limits;
 mod layer;

@@ -16,7 +16,7 @@ use crate::layer::Negotiation;
 use crate::media::{self, Kind};
 use crate::msgpack::{encode, serialize_failed, wrapper_traits};
 use crate::negotiate::Format;
-use crate::rejection::{self, MsgPackRejection};
+use crate::rejection::MsgPackRejection;
 use crate::vary;
 
 /// JSON or MessagePack, whichever the client asks for, from one handler.
@@ -27,6 +27,11 @@ use crate::vary;
 /// on the router: without it the response is a `500` that says so. A
 /// request accepting neither format gets `406 Not Acceptable`, or JSON with
 /// the layer's [`fallback_to_json`](crate::NegotiateLayer::fallback_to_json).
+/// The layer makes that choice once the response's status is final, so a
+/// `(StatusCode::CREATED, Negotiated(..))` is a `406` too, while in an
+/// error response (`(StatusCode::NOT_FOUND, Negotiated(..))`) such a
+/// request gets the JSON: the layer passes every error whatever the client
+/// accepts, since a `406` must not hide why a request failed.
 ///
 /// As an extractor it takes JSON (`application/json`, `+json`) or
 /// MessagePack by the request's `Content-Type`, under
@@ -66,7 +71,10 @@ impl<T: Serialize> IntoResponse for Negotiated<T> {
             Some(Format::MsgPack(content_type)) => {
                 encode(&self.0, negotiation.config, content_type)
             }
-            Some(Format::Json) => match serde_json::to_vec(&self.0) {
+            // With no format, JSON all the same: a tuple may set the status
+            // after this, and the layer refuses a success and passes an
+            // error as it does any JSON response.
+            Some(Format::Json) | None => match serde_json::to_vec(&self.0) {
                 Ok(bytes) => (
                     [(CONTENT_TYPE, Format::Json.content_type())],
                     Body::from(bytes),
@@ -74,7 +82,6 @@ impl<T: Serialize> IntoResponse for Negotiated<T> {
                     .into_response(),
                 Err(error) => serialize_failed(&error),
             },
-            None => return rejection::not_acceptable(&crate::negotiate::OFFERED),
         };
         vary::add_accept(response.headers_mut());
         response

@@ -1,19 +1,26 @@
 //! Requests and responses at the edges, over real TCP: error responses
 //! whose JSON cannot be re-encoded, a body limit layered around a route,
-//! a request body in a content coding, and JSON replies past the
-//! client's limits.
+//! a request body in a content coding, JSON replies past the client's
+//! limits, JSON bodies of unknown length, and `Negotiated` in a tuple
+//! for a request that accepts neither format.
 
 use std::time::Duration;
 
+use axum::body::Body;
 use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures_util::StreamExt;
 use msgpack_axum::client::{Error, ResponseExt};
-use msgpack_axum::{MsgPack, NegotiateLayer};
-use serde_json::Value;
+use msgpack_axum::{MsgPack, NegotiateLayer, Negotiated};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::ResponseBodyTimeoutLayer;
+use tower_layer::Layer;
 
 async fn serve(app: Router) -> String {
     msgpack_test_support::http::serve(app).await.url
@@ -270,4 +277,285 @@ async fn with_the_json_fallback_json_that_cannot_be_re_encoded_is_answered_as_js
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
     assert_eq!(response.text().await.unwrap(), nested(200));
+}
+
+// ---- JSON bodies of unknown length ----
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Profile {
+    id: u64,
+    name: String,
+    roles: Vec<String>,
+}
+
+fn profile() -> Profile {
+    Profile {
+        id: 1042,
+        name: "Ada".into(),
+        roles: vec!["maintainer".into()],
+    }
+}
+
+/// A JSON document of 32 bytes in three chunks of 9, 11 and 12.
+const CHUNKS: [&str; 3] = [r#"{"items":"#, "[1,2,3,4,5,", "6,7,8,9,10]}"];
+
+/// `CHUNKS` as MessagePack.
+const CHUNKS_MSGPACK: &[u8] = b"\x81\xa5items\x9a\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a";
+
+/// `chunks` as `Body::from_stream` gives them, each after a pause: a
+/// JSON body of unknown length.
+fn streamed(status: StatusCode, chunks: &'static [&'static str]) -> Response {
+    let chunks = futures_util::stream::iter(chunks).then(|chunk| async move {
+        tokio::task::yield_now().await;
+        Ok::<_, std::io::Error>(*chunk)
+    });
+    let headers = [(header::CONTENT_TYPE, "application/json")];
+    (status, headers, Body::from_stream(chunks)).into_response()
+}
+
+/// GET `path` with one `Accept`: status, `Content-Type`, body.
+async fn fetch(base: &str, path: &str, accept: &str) -> (StatusCode, String, Vec<u8>) {
+    let response = client()
+        .get(format!("{base}{path}"))
+        .header(header::ACCEPT, accept)
+        .send()
+        .await
+        .unwrap();
+    let content_type = response.headers()[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    (
+        response.status(),
+        content_type,
+        response.bytes().await.unwrap().to_vec(),
+    )
+}
+
+#[tokio::test]
+async fn a_json_handler_behind_a_response_body_timeout_is_re_encoded() {
+    // `TimeoutBody` hides the length of the `Json` body it wraps.
+    let app = Router::new()
+        .route("/profile", get(|| async { Json(profile()) }))
+        .layer(ResponseBodyTimeoutLayer::new(Duration::from_secs(10)))
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    let response = client()
+        .get(format!("{base}/profile"))
+        .header(header::ACCEPT, "application/msgpack")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "application/msgpack"
+    );
+    let length = response.headers()[header::CONTENT_LENGTH].clone();
+    let body = response.bytes().await.unwrap();
+    assert_eq!(length, body.len().to_string().as_str());
+    assert_eq!(body, msgpack_serde::to_vec(&profile()).unwrap());
+    assert_eq!(
+        msgpack_serde::from_slice::<Profile>(&body).unwrap(),
+        profile()
+    );
+    let json = fetch(&base, "/profile", "application/json").await;
+    assert_eq!(
+        json,
+        (
+            StatusCode::OK,
+            "application/json".to_owned(),
+            serde_json::to_vec(&profile()).unwrap()
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_json_body_within_the_cap_is_re_encoded() {
+    let app = Router::new()
+        .route("/", get(|| async { streamed(StatusCode::OK, &CHUNKS) }))
+        .layer(NegotiateLayer::new().max_reencoded_len(32));
+    let base = serve(app).await;
+    assert_eq!(
+        fetch(&base, "/", "application/msgpack").await,
+        (
+            StatusCode::OK,
+            "application/msgpack".to_owned(),
+            CHUNKS_MSGPACK.to_vec()
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_json_body_past_the_cap_passes_as_json_or_is_406() {
+    let routes = || {
+        Router::new()
+            .route("/", get(|| async { streamed(StatusCode::OK, &CHUNKS) }))
+            .route(
+                "/unavailable",
+                get(|| async { streamed(StatusCode::SERVICE_UNAVAILABLE, &CHUNKS) }),
+            )
+            .route(
+                "/short",
+                get(|| async { streamed(StatusCode::OK, &["[1,", "2]"]) }),
+            )
+    };
+    // 16 bytes: the second chunk passes the cap.
+    let base = serve(routes().layer(NegotiateLayer::new().max_reencoded_len(16))).await;
+    let json = (
+        StatusCode::OK,
+        "application/json".to_owned(),
+        CHUNKS.concat().into_bytes(),
+    );
+    let both = "application/msgpack, application/json;q=0.5";
+    assert_eq!(fetch(&base, "/", both).await, json);
+    let short = (
+        StatusCode::OK,
+        "application/msgpack".to_owned(),
+        b"\x92\x01\x02".to_vec(),
+    );
+    assert_eq!(fetch(&base, "/short", both).await, short);
+
+    let (status, content_type, body) = fetch(&base, "/", "application/msgpack").await;
+    assert_eq!(
+        (status, content_type.as_str()),
+        (StatusCode::NOT_ACCEPTABLE, "application/json")
+    );
+    let refusal: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(refusal["code"], "not_acceptable");
+    assert_eq!(refusal["offered"], json!(["application/json"]));
+
+    // An error passes whatever the client accepts.
+    let (status, content_type, body) = fetch(&base, "/unavailable", "application/msgpack").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!((content_type, body), (json.1.clone(), json.2.clone()));
+
+    let lenient = NegotiateLayer::new()
+        .max_reencoded_len(16)
+        .fallback_to_json(true);
+    let base = serve(routes().layer(lenient)).await;
+    assert_eq!(fetch(&base, "/", "application/msgpack").await, json);
+}
+
+#[tokio::test]
+async fn a_json_body_that_times_out_while_read_is_a_500() {
+    let app = Router::new()
+        .route(
+            "/",
+            get(|| async {
+                let stalls = futures_util::stream::iter([CHUNKS[0]]).chain(
+                    futures_util::stream::once(async {
+                        tokio::time::sleep(Duration::from_secs(30)).await;
+                        CHUNKS[1]
+                    }),
+                );
+                let body = Body::from_stream(stalls.map(Ok::<_, std::io::Error>));
+                ([(header::CONTENT_TYPE, "application/json")], body)
+            }),
+        )
+        .layer(ResponseBodyTimeoutLayer::new(Duration::from_millis(100)))
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    let response = client()
+        .get(format!("{base}/"))
+        .header(header::ACCEPT, "application/msgpack")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(response.headers()[header::VARY], "Accept");
+    assert_eq!(
+        response.text().await.unwrap(),
+        "the response body failed: data was not received within the designated timeout"
+    );
+}
+
+#[tokio::test]
+async fn head_and_get_agree_for_a_json_body_within_the_cap() {
+    let routes = || {
+        Router::new()
+            .route(
+                "/streamed",
+                get(|| async { streamed(StatusCode::OK, &CHUNKS) }),
+            )
+            .route("/sized", get(|| async { Json(profile()) }))
+    };
+    // Around the whole router the layer sees HEAD's body already
+    // stripped; on its routes it sees the handler's.
+    let around = Router::new().fallback_service(NegotiateLayer::new().layer(routes()));
+    let within = routes().layer(NegotiateLayer::new());
+    for app in [around, within] {
+        let base = serve(app).await;
+        for path in ["/streamed", "/sized"] {
+            for accept in ["application/msgpack", "application/json"] {
+                let (status, content_type, _) = fetch(&base, path, accept).await;
+                let head = client()
+                    .head(format!("{base}{path}"))
+                    .header(header::ACCEPT, accept)
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(head.status(), StatusCode::OK, "{path} {accept}");
+                assert_eq!(status, StatusCode::OK, "{path} {accept}");
+                assert_eq!(head.headers()[header::CONTENT_TYPE], accept, "{path}");
+                assert_eq!(content_type, accept, "{path}");
+                assert!(head.bytes().await.unwrap().is_empty());
+            }
+        }
+    }
+}
+
+// ---- Negotiated in a tuple, for a request accepting neither format ----
+
+#[tokio::test]
+async fn negotiated_in_a_success_tuple_is_406_when_nothing_is_acceptable() {
+    let app = Router::new()
+        .route(
+            "/",
+            get(|| async { (StatusCode::CREATED, Negotiated(profile())) }),
+        )
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    let (status, content_type, body) = fetch(&base, "/", "text/html").await;
+    assert_eq!(status, StatusCode::NOT_ACCEPTABLE);
+    assert_eq!(content_type, "application/json");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&body).unwrap(),
+        json!({
+            "error": "none of the offered types is acceptable: application/json, application/msgpack, application/x-msgpack, application/vnd.msgpack",
+            "code": "not_acceptable",
+            "offered": ["application/json", "application/msgpack", "application/x-msgpack", "application/vnd.msgpack"],
+        })
+    );
+    let created = fetch(&base, "/", "application/json").await;
+    assert_eq!(
+        created,
+        (
+            StatusCode::CREATED,
+            "application/json".to_owned(),
+            serde_json::to_vec(&profile()).unwrap()
+        )
+    );
+}
+
+#[tokio::test]
+async fn negotiated_in_an_error_tuple_is_json_when_nothing_is_acceptable() {
+    let app = Router::new()
+        .route(
+            "/",
+            get(|| async {
+                let error = json!({"error": "no such profile"});
+                (StatusCode::NOT_FOUND, Negotiated(error))
+            }),
+        )
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    assert_eq!(
+        fetch(&base, "/", "text/html").await,
+        (
+            StatusCode::NOT_FOUND,
+            "application/json".to_owned(),
+            br#"{"error":"no such profile"}"#.to_vec()
+        )
+    );
 }
