@@ -393,6 +393,17 @@ impl Field<'_> {
 
     /// Whether the field's type is written `Option<...>`: absent means `None`.
     pub fn is_option(&self) -> bool {
+        self.is_named("Option")
+    }
+
+    /// Whether the field's type is named `Vec` (the last segment of its
+    /// path): its elements may be read in place.
+    pub fn is_vec(&self) -> bool {
+        self.is_named("Vec")
+    }
+
+    /// Whether the last segment of the field type's path is `name`.
+    fn is_named(&self, name: &str) -> bool {
         let mut ty = self.ty;
         // A type passed through `macro_rules!` arrives wrapped in an
         // invisible group.
@@ -404,7 +415,7 @@ impl Field<'_> {
                 .path
                 .segments
                 .last()
-                .is_some_and(|segment| segment.ident == "Option"),
+                .is_some_and(|segment| segment.ident == name),
             _ => false,
         }
     }

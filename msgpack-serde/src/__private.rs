@@ -17,7 +17,9 @@ pub mod schema {
     pub use crate::schema::*;
 }
 pub use crate::de::{
-    from_slice_front, read_whole, Layout, LayoutBuilder, ViaNotWhole, ViaWhole, Whole, WholeBytes,
+    from_slice_front, read_whole, ByValue, DeserializeInPlace, FieldSeed, Filled, Layout,
+    LayoutBuilder, NilOrSeed, Plain, Sink, Slot, VecInPlace, ViaDeserialize, ViaInPlace,
+    ViaNotWhole, ViaWhole, Whole, WholeBytes,
 };
 pub use crate::ser::direct::{direct, Direct, Out, Via, ViaDirect, ViaSerde};
 pub use crate::{UnknownFields, Value};
@@ -322,46 +324,6 @@ impl<'de> Deserialize<'de> for FieldKey<'de> {
         }
 
         deserializer.deserialize_identifier(KeyVisitor)
-    }
-}
-
-/// A field read from a tag-indexed array, where nil marks a gap: `None`
-/// for nil, else the value.
-pub struct NilOr<T>(pub Option<T>);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for NilOr<T> {
-    /// What `Option<T>` does, through a visitor of its own so that
-    /// `visit_some` is inlined into the field's read: serde's
-    /// `OptionVisitor` is not, and every field of an array-form struct
-    /// comes through here.
-    #[inline(always)]
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_option(NilOrVisitor(PhantomData))
-    }
-}
-
-struct NilOrVisitor<T>(PhantomData<T>);
-
-impl<'de, T: Deserialize<'de>> Visitor<'de> for NilOrVisitor<T> {
-    type Value = NilOr<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("option")
-    }
-
-    #[inline(always)]
-    fn visit_none<E: de::Error>(self) -> Result<NilOr<T>, E> {
-        Ok(NilOr(None))
-    }
-
-    #[inline(always)]
-    fn visit_unit<E: de::Error>(self) -> Result<NilOr<T>, E> {
-        Ok(NilOr(None))
-    }
-
-    #[inline(always)]
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<NilOr<T>, D::Error> {
-        T::deserialize(deserializer).map(|value| NilOr(Some(value)))
     }
 }
 

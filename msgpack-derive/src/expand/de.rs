@@ -40,28 +40,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 #krate::__private::Ok(#ident)
             }
         }
-        Data::Struct(_, fields) => {
-            let expecting = format!("struct {ident}");
-            let unit = decoding_unit(ident);
-            let visitor = fields_visitor(
-                cont,
-                &generics,
-                &format_ident!("__Visitor"),
-                fields,
-                quote!(#ident),
-                &expecting,
-            );
-            let whole = whole::read(cont);
-            quote! {
-                #whole
-                #visitor
-                const _: () = assert!(
-                    #krate::__private::DECODING_UNITS == #DECODING_UNITS,
-                    "msgpack-derive and msgpack-serde disagree on the decoding units",
-                );
-                #krate::__private::#unit::deserialize_struct(__deserializer, __Visitor { marker: #krate::__private::PhantomData, lifetime: #krate::__private::PhantomData })
-            }
-        }
+        Data::Struct(_, fields) => return expand_struct(cont, &generics, fields),
         Data::Enum(variants) => read_enum(cont, &generics, variants),
     };
     quote! {
@@ -72,6 +51,70 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 __D: #krate::__private::serde::Deserializer<'de>,
             {
                 #body
+            }
+        }
+    }
+}
+
+/// A struct with fields: its visitor, `Deserialize`, which returns the
+/// struct, and `DeserializeInPlace`, which writes it into a slot (a
+/// `Vec` field's elements are read so).
+fn expand_struct(
+    cont: &Container<'_>,
+    generics: &syn::Generics,
+    fields: &[Field<'_>],
+) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    let private = quote!(#krate::__private);
+    let ident = cont.ident;
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = cont.generics.split_for_impl();
+    let expecting = format!("struct {ident}");
+    let unit = decoding_unit(ident);
+    let visitor = fields_visitor(
+        cont,
+        generics,
+        &format_ident!("__Visitor"),
+        fields,
+        quote!(#ident),
+        &expecting,
+    );
+    let read = |sink: TokenStream| {
+        let whole = whole::read(cont, &sink);
+        quote! {
+            #whole
+            #private::#unit::deserialize_struct(__deserializer, __Visitor { sink: #sink, marker: #private::PhantomData, lifetime: #private::PhantomData })
+        }
+    };
+    let by_value = read(quote!(#private::ByValue));
+    let in_place = read(quote!(__slot));
+    quote! {
+        #visitor
+        const _: () = assert!(
+            #private::DECODING_UNITS == #DECODING_UNITS,
+            "msgpack-derive and msgpack-serde disagree on the decoding units",
+        );
+
+        #[automatically_derived]
+        impl #impl_generics #private::serde::Deserialize<'de> for #ident #ty_generics #where_clause {
+            fn deserialize<__D>(__deserializer: __D) -> #private::Result<Self, __D::Error>
+            where
+                __D: #private::serde::Deserializer<'de>,
+            {
+                #by_value
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #private::DeserializeInPlace<'de> for #ident #ty_generics #where_clause {
+            fn deserialize_into<'__s, __D>(
+                __deserializer: __D,
+                __slot: #private::Slot<'__s, Self>,
+            ) -> #private::Result<#private::Filled<'__s>, __D::Error>
+            where
+                __D: #private::serde::Deserializer<'de>,
+            {
+                #in_place
             }
         }
     }
@@ -144,18 +187,36 @@ struct WireField<'a> {
 }
 
 impl WireField<'_> {
+    /// An expression: the seed the field is read with. A `Vec` field's
+    /// is found by msgpack-serde's autoref probe, which reads derived
+    /// elements into the vector in place; any other field's is
+    /// `T::deserialize` (`Plain`).
+    fn seed(&self, private: &TokenStream) -> TokenStream {
+        let read_ty = &self.read_ty;
+        if self.field.is_vec() && self.field.attrs.with.is_none() {
+            quote! {{
+                use #private::{ViaDeserialize as _, ViaInPlace as _};
+                (&&#private::FieldSeed::<#read_ty>::new()).seed()
+            }}
+        } else {
+            quote!(#private::Plain::<#read_ty>::new())
+        }
+    }
+
     /// An expression: the value of the map entry whose key was just read.
-    fn read_from_map(&self) -> TokenStream {
-        let (read_ty, unwrap) = (&self.read_ty, &self.unwrap);
-        quote!(__map.next_value::<#read_ty>()?#unwrap)
+    fn read_from_map(&self, private: &TokenStream) -> TokenStream {
+        let unwrap = &self.unwrap;
+        let seed = self.seed(private);
+        quote!(__map.next_value_seed(#seed)?#unwrap)
     }
 
     /// An expression: the next array element, `None` past the end, nil
     /// (a gap) as `Some(None)`.
     fn read_from_seq(&self, private: &TokenStream) -> TokenStream {
-        let (read_ty, unwrap) = (&self.read_ty, &self.unwrap);
-        let unwrap = (!unwrap.is_empty()).then(|| quote!(.map(|__w| __w #unwrap)));
-        quote!(__seq.next_element::<#private::NilOr<#read_ty>>()?.map(|__v| __v.0 #unwrap))
+        let unwrap = &self.unwrap;
+        let unwrap = (!unwrap.is_empty()).then(|| quote!(.map(|__v| __v.map(|__w| __w #unwrap))));
+        let seed = self.seed(private);
+        quote!(__seq.next_element_seed(#private::NilOrSeed(#seed))? #unwrap)
     }
 }
 
@@ -295,7 +356,7 @@ fn map_body(
     let key_index = key_index(private, &tags, &names);
     let arms = wire.iter().enumerate().map(|(i, w)| {
         let (slot, tag, name) = (&w.slot, w.tag, &w.field.name);
-        let read = w.read_from_map();
+        let read = w.read_from_map(private);
         quote! {
             #private::Some(#i) => {
                 if #slot.is_some() {
@@ -436,7 +497,7 @@ fn build(
         };
         quote!(#member: #value)
     });
-    quote!(#private::Ok(#construct { #(#members),* }))
+    quote!(#private::Ok(#private::Sink::finish(self.sink, #construct { #(#members),* })))
 }
 
 /// A visitor (also a `DeserializeSeed`) that reads `fields` from a map or
@@ -452,8 +513,14 @@ fn fields_visitor(
     let krate = &cont.attrs.crate_path;
     let private = quote!(#krate::__private);
     let ident = cont.ident;
-    let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
     let (_, container_ty, _) = cont.generics.split_for_impl();
+    // The visitor is generic over where it puts the value (`Sink`):
+    // returned, or written into a vector's slot.
+    let mut sink_generics = generics.clone();
+    sink_generics
+        .params
+        .push(parse_quote!(__S: #private::Sink<#ident #container_ty>));
+    let (impl_generics, visitor_ty, where_clause) = sink_generics.split_for_impl();
 
     let mut wrappers = Vec::new();
     let wire = wire_fields(cont, generics, fields, &mut wrappers);
@@ -497,12 +564,13 @@ fn fields_visitor(
     quote! {
         #(#wrappers)*
         struct #visitor #impl_generics #where_clause {
+            sink: __S,
             marker: #private::PhantomData<fn() -> #ident #container_ty>,
             lifetime: #private::PhantomData<&'de ()>,
         }
 
         impl #impl_generics #private::serde::de::Visitor<'de> for #visitor #visitor_ty #where_clause {
-            type Value = #ident #container_ty;
+            type Value = __S::Out;
 
             fn expecting(&self, __f: &mut #private::Formatter<'_>) -> ::core::fmt::Result {
                 __f.write_str(#expecting)
@@ -513,7 +581,7 @@ fn fields_visitor(
         }
 
         impl #impl_generics #private::serde::de::DeserializeSeed<'de> for #visitor #visitor_ty #where_clause {
-            type Value = #ident #container_ty;
+            type Value = __S::Out;
 
             fn deserialize<__D2>(self, __d: __D2) -> #private::Result<Self::Value, __D2::Error>
             where
@@ -604,6 +672,7 @@ fn read_enum(
                 ));
                 quote! {
                     #private::Some(#i) => __map.next_value_seed(#visitor {
+                        sink: #private::ByValue,
                         marker: #private::PhantomData,
                         lifetime: #private::PhantomData,
                     })?,

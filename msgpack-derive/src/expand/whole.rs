@@ -144,10 +144,10 @@ pub fn impl_whole(cont: &Container<'_>) -> TokenStream {
     }
 }
 
-/// The statement that opens `deserialize` for a struct that may be read
-/// whole: the struct, returned, when our decoder reads it whole; nothing
-/// for any other struct.
-pub fn read(cont: &Container<'_>) -> TokenStream {
+/// The statement that opens `deserialize` (and `deserialize_into`) for
+/// a struct that may be read whole: the struct, given to `sink`, when our
+/// decoder reads it whole; nothing for any other struct.
+pub fn read(cont: &Container<'_>, sink: &TokenStream) -> TokenStream {
     if fields(cont).is_none() {
         return quote!();
     }
@@ -158,7 +158,7 @@ pub fn read(cont: &Container<'_>) -> TokenStream {
     quote! {
         let mut __deserializer = __deserializer;
         if let #private::Some(__value) = #private::read_whole::<_, Self>(&mut __deserializer) {
-            return #private::Ok(__value);
+            return #private::Ok(#private::Sink::finish(#sink, __value));
         }
     }
 }

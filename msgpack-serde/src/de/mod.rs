@@ -13,6 +13,7 @@
 mod access;
 mod decoder;
 mod ext;
+mod in_place;
 mod whole;
 
 use msgpack_core::{ErrorKind, Limits};
@@ -20,6 +21,10 @@ use serde::de::{self, DeserializeSeed, Visitor};
 
 pub use decoder::whole::read_whole;
 pub(crate) use decoder::{Borrowed, Copied, Decoder};
+pub use in_place::{
+    ByValue, DeserializeInPlace, FieldSeed, Filled, NilOrSeed, Plain, Sink, Slot, VecInPlace,
+    ViaDeserialize, ViaInPlace,
+};
 pub use whole::{Layout, LayoutBuilder, ViaNotWhole, ViaWhole, Whole, WholeBytes};
 
 use crate::read::{IoRead, Read, SliceRead};
