@@ -2,7 +2,7 @@
 //! tag-indexed array; skips (or keeps) unknown tags; fills absent fields
 //! with their defaults.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::parse_quote;
 use syn::spanned::Spanned;
@@ -187,37 +187,66 @@ struct WireField<'a> {
 }
 
 impl WireField<'_> {
+    /// Whether the field's seed is found by the autoref probe: a `Vec`
+    /// without a `with` module.
+    fn probes(&self) -> bool {
+        self.field.is_vec() && self.field.attrs.with.is_none()
+    }
+
     /// An expression: the seed the field is read with. A `Vec` field's
     /// is found by msgpack-serde's autoref probe, which reads derived
     /// elements into the vector in place; any other field's is
     /// `T::deserialize` (`Plain`).
     fn seed(&self, private: &TokenStream) -> TokenStream {
         let read_ty = &self.read_ty;
-        if self.field.is_vec() && self.field.attrs.with.is_none() {
-            quote! {{
-                use #private::{ViaDeserialize as _, ViaInPlace as _};
-                (&&#private::FieldSeed::<#read_ty>::new()).seed()
-            }}
+        let span = self.field.ty.span();
+        let spanned = respan(private.clone(), span);
+        if self.probes() {
+            // The probe's traits are in scope in the visitor's methods.
+            quote_spanned!(span=> (&&#spanned::FieldSeed::<#read_ty>::new()).seed())
         } else {
-            quote!(#private::Plain::<#read_ty>::new())
+            quote_spanned!(span=> #spanned::Plain::<#read_ty>::new())
         }
     }
 
     /// An expression: the value of the map entry whose key was just read.
+    /// Spanned at the field's type, where a type that does not implement
+    /// `Deserialize` is reported.
     fn read_from_map(&self, private: &TokenStream) -> TokenStream {
         let unwrap = &self.unwrap;
         let seed = self.seed(private);
-        quote!(__map.next_value_seed(#seed)?#unwrap)
+        let span = self.field.ty.span();
+        quote_spanned!(span=> __map.next_value_seed(#seed)?#unwrap)
     }
 
     /// An expression: the next array element, `None` past the end, nil
-    /// (a gap) as `Some(None)`.
+    /// (a gap) as `Some(None)`. Spanned as `read_from_map`.
     fn read_from_seq(&self, private: &TokenStream) -> TokenStream {
         let unwrap = &self.unwrap;
         let unwrap = (!unwrap.is_empty()).then(|| quote!(.map(|__v| __v.map(|__w| __w #unwrap))));
         let seed = self.seed(private);
-        quote!(__seq.next_element_seed(#private::NilOrSeed(#seed))? #unwrap)
+        let span = self.field.ty.span();
+        let private = respan(private.clone(), span);
+        quote_spanned!(span=> __seq.next_element_seed(#private::NilOrSeed(#seed))? #unwrap)
     }
+}
+
+/// `tokens` with every span set to `span`: the paths of an expression
+/// spanned at a field's type, so that an error in it points there.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let TokenTree::Group(group) = &token {
+                let mut respanned = Group::new(group.delimiter(), respan(group.stream(), span));
+                respanned.set_span(span);
+                token = TokenTree::Group(respanned);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
 }
 
 /// The generated code for unknown tags: kept in the `unknown` field if
@@ -532,6 +561,12 @@ fn fields_visitor(
     let slots = wire.iter().map(|w| &w.slot);
     let slot_types = wire.iter().map(|w| w.field.ty);
     let slot_decls = quote!(#(let mut #slots: #private::Option<#slot_types> = #private::None;)*);
+    // The probe's traits, where a field needs them, at the derive's span:
+    // at a field's, the one it does not pick would be an unused import.
+    let probe_traits = wire
+        .iter()
+        .any(WireField::probes)
+        .then(|| quote!(use #private::{ViaDeserialize as _, ViaInPlace as _};));
     // msgpack-serde visits each container kind at one site, where these
     // inline always: `inline` builds the users' crates slower for hardly
     // fewer instructions, `never` decodes slower (`benches/RESULTS.md`,
@@ -543,6 +578,7 @@ fn fields_visitor(
             where
                 __A: #private::serde::de::#access<'de>,
             {
+                #probe_traits
                 #slot_decls
                 #body
             }

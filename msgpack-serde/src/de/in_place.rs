@@ -48,7 +48,9 @@ impl<'s, T> Slot<'s, T> {
 }
 
 /// Proof that a [`Slot`] was written: only [`Slot`]'s [`Sink::finish`]
-/// makes one.
+/// makes one, and each read gets a slot of a lifetime of its own, so a
+/// proof kept from another read does not fit.
+#[must_use = "the slot was written: the caller needs the proof"]
 pub struct Filled<'s> {
     brand: Brand<'s>,
 }
