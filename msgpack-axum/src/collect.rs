@@ -1,69 +1,154 @@
-//! Reading a response body the layer may re-encode, up to a cap: what was
-//! read is either the whole body or, past the cap, handed back in front of
-//! the rest, so a body too long to re-encode still passes intact.
+//! Reading a response body the layer may re-encode: a body of known
+//! length whole; one of unknown length as far as it is ready at once and
+//! within a cap, so that a stream is not held back. What was read is
+//! either the whole body or handed back in front of the rest, so a body
+//! the layer does not re-encode still passes intact.
 
 use std::pin::Pin;
-use std::task::{ready, Context, Poll};
+use std::task::{Context, Poll};
 
 use axum::body::Body;
 use bytes::Bytes;
+use http::HeaderMap;
 use http_body::{Body as _, Frame, SizeHint};
 
 use crate::frames::Frames;
 
-/// A response body being read, at most `cap` bytes of it.
+/// A response body being read.
 pub(crate) struct Collect {
     body: Body,
     frames: Frames,
-    cap: usize,
+    trailers: Option<HeaderMap>,
+    /// The body's length is unknown: stop at the cap, or where it is not
+    /// ready at once.
+    streamed: Option<usize>,
 }
 
 /// How reading a body ended.
 pub(crate) enum Collected {
-    /// The body ended within the cap: all of its data (trailers dropped,
-    /// the bytes being re-encoded).
-    Whole(Bytes),
-    /// The next frame would have passed the cap: a body that gives what
-    /// was read and then the rest, trailers included.
-    Past(Body),
-    /// The body failed before it ended or passed the cap.
-    Failed(axum::Error),
+    /// The body ended: all of its data, and its trailers.
+    Whole {
+        data: Bytes,
+        trailers: Option<HeaderMap>,
+    },
+    /// A body of unknown length that passed the cap or was not ready at
+    /// once: a body that gives what was read and then the rest, trailers
+    /// included.
+    Streamed(Body),
+    /// The body failed: a body that gives what was read and then the
+    /// error, and the error.
+    Failed(Body, String),
 }
 
 impl Collect {
-    pub(crate) fn new(body: Body, cap: usize) -> Collect {
+    /// Reads `body` whole when its length is known (`streamed` is
+    /// `None`), else at most `Some(cap)` bytes of what it has ready.
+    pub(crate) fn new(body: Body, streamed: Option<usize>) -> Collect {
         Collect {
             body,
-            frames: Frames::new(None, cap),
-            cap,
+            frames: Frames::new(None, streamed.unwrap_or(usize::MAX)),
+            trailers: None,
+            streamed,
         }
     }
 
-    /// Reads until the body ends, fails or would pass the cap. Not to be
-    /// polled again once ready.
+    /// Reads until the body ends or fails, or, for a body of unknown
+    /// length, until it would pass the cap or has nothing ready. Not to
+    /// be polled again once ready.
     pub(crate) fn poll_collect(&mut self, cx: &mut Context<'_>) -> Poll<Collected> {
         loop {
-            let frame = match ready!(Pin::new(&mut self.body).poll_frame(cx)) {
-                None => return Poll::Ready(Collected::Whole(self.take_frames().into_bytes())),
-                Some(Err(error)) => return Poll::Ready(Collected::Failed(error)),
-                Some(Ok(frame)) => frame,
+            let frame = match Pin::new(&mut self.body).poll_frame(cx) {
+                Poll::Ready(None) => {
+                    return Poll::Ready(Collected::Whole {
+                        data: self.take_frames(),
+                        trailers: self.trailers.take(),
+                    })
+                }
+                Poll::Ready(Some(Err(error))) => {
+                    let message = error.to_string();
+                    let replay = self.replay(None, Body::new(Tail::Failed(Some(error))));
+                    return Poll::Ready(Collected::Failed(replay, message));
+                }
+                Poll::Ready(Some(Ok(frame))) => frame,
+                // A stream: handed on as it is, not waited for.
+                Poll::Pending if self.streamed.is_some() => {
+                    let rest = std::mem::take(&mut self.body);
+                    return Poll::Ready(Collected::Streamed(self.replay(None, rest)));
+                }
+                Poll::Pending => return Poll::Pending,
             };
-            let Ok(data) = frame.into_data() else {
-                continue; // trailers
+            let data = match frame.into_data() {
+                Ok(data) => data,
+                Err(frame) => {
+                    self.trailers = frame.into_trailers().ok();
+                    continue;
+                }
             };
-            if self.frames.len().saturating_add(data.len()) > self.cap {
-                let replay = Replay {
-                    read: [Some(self.take_frames().into_bytes()), Some(data)],
-                    rest: std::mem::take(&mut self.body),
-                };
-                return Poll::Ready(Collected::Past(Body::new(replay)));
+            let cap = self.streamed.unwrap_or(usize::MAX);
+            if self.frames.len().saturating_add(data.len()) > cap {
+                let rest = std::mem::take(&mut self.body);
+                return Poll::Ready(Collected::Streamed(self.replay(Some(data), rest)));
             }
             self.frames.push(data);
         }
     }
 
-    fn take_frames(&mut self) -> Frames {
-        std::mem::replace(&mut self.frames, Frames::new(None, 0))
+    /// What was read, then `next`, then `rest`.
+    fn replay(&mut self, next: Option<Bytes>, rest: Body) -> Body {
+        Body::new(Replay {
+            read: [Some(self.take_frames()), next],
+            rest,
+        })
+    }
+
+    fn take_frames(&mut self) -> Bytes {
+        std::mem::replace(&mut self.frames, Frames::new(None, 0)).into_bytes()
+    }
+}
+
+/// The bytes of a body read whole, then its trailers: the body as it was.
+pub(crate) fn unchanged(data: Bytes, trailers: Option<HeaderMap>) -> Body {
+    match trailers {
+        None => Body::from(data),
+        Some(trailers) => Body::new(Replay {
+            read: [Some(data), None],
+            rest: Body::new(Tail::Trailers(Some(trailers))),
+        }),
+    }
+}
+
+/// The end of a body that was read: its trailers, or its error.
+enum Tail {
+    Trailers(Option<HeaderMap>),
+    Failed(Option<axum::Error>),
+}
+
+impl http_body::Body for Tail {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Poll::Ready(match &mut *self {
+            Tail::Trailers(trailers) => trailers.take().map(|map| Ok(Frame::trailers(map))),
+            Tail::Failed(error) => error.take().map(Err),
+        })
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(self, Tail::Trailers(None) | Tail::Failed(None))
+    }
+
+    /// No data, but a failure is not an end: an exact length would let
+    /// the server frame the body as complete, and the client take what
+    /// came before the failure for the whole of it.
+    fn size_hint(&self) -> SizeHint {
+        match self {
+            Tail::Trailers(_) => SizeHint::with_exact(0),
+            Tail::Failed(_) => SizeHint::new(),
+        }
     }
 }
 
@@ -122,14 +207,13 @@ impl Replay {
 mod tests {
     use std::collections::VecDeque;
 
-    use http::HeaderMap;
-
     use super::*;
 
-    /// A body of frames ready at once; an `Err` item fails it there.
-    struct Ready(VecDeque<Result<Frame<Bytes>, &'static str>>);
+    /// A body of frames; an `Err` item fails it there, a `None` item is
+    /// not ready (once).
+    struct Scripted(VecDeque<Option<Result<Frame<Bytes>, &'static str>>>);
 
-    impl http_body::Body for Ready {
+    impl http_body::Body for Scripted {
         type Data = Bytes;
         type Error = &'static str;
 
@@ -137,14 +221,20 @@ mod tests {
             mut self: Pin<&mut Self>,
             _: &mut Context<'_>,
         ) -> Poll<Option<Result<Frame<Bytes>, &'static str>>> {
-            Poll::Ready(self.0.pop_front())
+            match self.0.pop_front() {
+                Some(None) => Poll::Pending,
+                Some(Some(frame)) => Poll::Ready(Some(frame)),
+                None => Poll::Ready(None),
+            }
         }
     }
 
-    fn data(chunks: &[&'static [u8]]) -> Vec<Result<Frame<Bytes>, &'static str>> {
+    type Script = Vec<Option<Result<Frame<Bytes>, &'static str>>>;
+
+    fn data(chunks: &[&'static [u8]]) -> Script {
         chunks
             .iter()
-            .map(|chunk| Ok(Frame::data(Bytes::from_static(chunk))))
+            .map(|chunk| Some(Ok(Frame::data(Bytes::from_static(chunk)))))
             .collect()
     }
 
@@ -154,53 +244,71 @@ mod tests {
         trailers
     }
 
-    fn collect(frames: Vec<Result<Frame<Bytes>, &'static str>>, cap: usize) -> Collected {
-        let mut collect = Collect::new(Body::new(Ready(frames.into())), cap);
-        match collect.poll_collect(&mut Context::from_waker(std::task::Waker::noop())) {
-            Poll::Ready(collected) => collected,
-            Poll::Pending => panic!("a body of ready frames is read at once"),
+    fn cx() -> Context<'static> {
+        Context::from_waker(std::task::Waker::noop())
+    }
+
+    fn collect(script: Script, streamed: Option<usize>) -> Collected {
+        let mut collect = Collect::new(Body::new(Scripted(script.into())), streamed);
+        loop {
+            if let Poll::Ready(collected) = collect.poll_collect(&mut cx()) {
+                return collected;
+            }
         }
     }
 
-    /// Every frame of a body whose frames are ready: data, then trailers.
-    fn frames(mut body: Body) -> (Vec<Bytes>, Option<HeaderMap>) {
-        let mut cx = Context::from_waker(std::task::Waker::noop());
-        let (mut data, mut trailers) = (Vec::new(), None);
-        while let Poll::Ready(Some(frame)) = Pin::new(&mut body).poll_frame(&mut cx) {
-            match frame.unwrap().into_data() {
-                Ok(chunk) => data.push(chunk),
-                Err(frame) => trailers = frame.into_trailers().ok(),
+    /// Every frame of a body, polled until it ends: data, trailers, and
+    /// the error it ends with.
+    fn frames(mut body: Body) -> (Vec<Bytes>, Option<HeaderMap>, Option<String>) {
+        let (mut data, mut trailers, mut error) = (Vec::new(), None, None);
+        loop {
+            match Pin::new(&mut body).poll_frame(&mut cx()) {
+                Poll::Pending => continue,
+                Poll::Ready(None) => return (data, trailers, error),
+                Poll::Ready(Some(Err(failure))) => error = Some(failure.to_string()),
+                Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
+                    Ok(chunk) => data.push(chunk),
+                    Err(frame) => trailers = frame.into_trailers().ok(),
+                },
             }
         }
-        (data, trailers)
     }
 
     #[test]
-    fn a_body_of_exactly_the_cap_is_read_whole_without_its_trailers() {
-        let mut body = data(&[b"ab", b"cd"]);
-        body.push(Ok(Frame::trailers(trailers())));
-        let Collected::Whole(bytes) = collect(body, 4) else {
+    fn a_body_of_exactly_the_cap_is_read_whole_with_its_trailers() {
+        let mut script = data(&[b"ab", b"cd"]);
+        script.push(Some(Ok(Frame::trailers(trailers()))));
+        let Collected::Whole {
+            data,
+            trailers: read,
+        } = collect(script, Some(4))
+        else {
             panic!("not read whole");
         };
-        assert_eq!(bytes, &b"abcd"[..]);
+        assert_eq!(data, &b"abcd"[..]);
+        assert_eq!(read, Some(trailers()));
+        let (data, read, _) = frames(unchanged(data, read));
+        assert_eq!(data, [&b"abcd"[..]]);
+        assert_eq!(read, Some(trailers()));
     }
 
     #[test]
     fn past_the_cap_every_byte_comes_back_in_order_with_the_trailers() {
-        let mut body = data(&[b"ab", b"cd", b"ef", b"gh"]);
-        body.push(Ok(Frame::trailers(trailers())));
-        let Collected::Past(replay) = collect(body, 5) else {
+        let mut script = data(&[b"ab", b"cd", b"ef", b"gh"]);
+        script.push(Some(Ok(Frame::trailers(trailers()))));
+        let Collected::Streamed(replay) = collect(script, Some(5)) else {
             panic!("not past the cap");
         };
         assert_eq!(replay.size_hint().lower(), 6);
-        let (data, trailers_read) = frames(replay);
+        let (data, read, error) = frames(replay);
         assert_eq!(data, [&b"abcd"[..], b"ef", b"gh"]);
-        assert_eq!(trailers_read, Some(trailers()));
+        assert_eq!(read, Some(trailers()));
+        assert_eq!(error, None);
     }
 
     #[test]
     fn a_first_frame_past_the_cap_comes_back_alone() {
-        let Collected::Past(replay) = collect(data(&[b"abcdef"]), 5) else {
+        let Collected::Streamed(replay) = collect(data(&[b"abcdef"]), Some(5)) else {
             panic!("not past the cap");
         };
         assert!(!replay.is_end_stream());
@@ -208,12 +316,37 @@ mod tests {
     }
 
     #[test]
-    fn a_body_that_fails_is_reported() {
-        let mut body = data(&[b"ab"]);
-        body.push(Err("timed out"));
-        let Collected::Failed(error) = collect(body, 5) else {
+    fn a_stream_not_ready_at_once_is_handed_on_from_where_it_waits() {
+        let mut script = data(&[b"[1,"]);
+        script.push(None);
+        script.extend(data(&[b"2]"]));
+        let Collected::Streamed(replay) = collect(script, Some(1 << 20)) else {
+            panic!("waited for the stream");
+        };
+        assert_eq!(frames(replay).0, [&b"[1,"[..], b"2]"]);
+    }
+
+    #[test]
+    fn a_body_of_known_length_is_waited_for() {
+        let mut script = data(&[b"[1,"]);
+        script.push(None);
+        script.extend(data(&[b"2]"]));
+        let Collected::Whole { data, .. } = collect(script, None) else {
+            panic!("not read whole");
+        };
+        assert_eq!(data, &b"[1,2]"[..]);
+    }
+
+    #[test]
+    fn a_body_that_fails_comes_back_with_its_error() {
+        let mut script = data(&[b"ab"]);
+        script.push(Some(Err("timed out")));
+        let Collected::Failed(replay, message) = collect(script, Some(5)) else {
             panic!("the failure was not reported");
         };
-        assert_eq!(error.to_string(), "timed out");
+        assert_eq!(message, "timed out");
+        let (data, _, error) = frames(replay);
+        assert_eq!(data, [&b"ab"[..]]);
+        assert_eq!(error.as_deref(), Some("timed out"));
     }
 }

@@ -20,7 +20,7 @@ use tokio::task::futures::TaskLocalFuture;
 use tower_layer::Layer;
 use tower_service::Service;
 
-use crate::collect::{Collect, Collected};
+use crate::collect::{self, Collect, Collected};
 use crate::media::{self, Kind};
 use crate::negotiate::{Accept, Format, OFFERED};
 use crate::rejection::not_acceptable;
@@ -60,16 +60,15 @@ impl Negotiation {
 ///   `Digest`, `Content-Digest`, `Repr-Digest`, `Content-Range`) are
 ///   removed.
 /// - Only `application/json` and `+json` bodies are re-encoded. A JSON
-///   body of unknown length (a stream, or a body behind a wrapper that
-///   hides its length, such as tower-http's `ResponseBodyTimeoutLayer`) is
-///   read up to [`max_reencoded_len`](NegotiateLayer::max_reencoded_len)
-///   before the layer decides, and re-encoded if it ends within it; so a
-///   response meant to flush promptly (a long-lived stream) should use
-///   another type (`application/x-ndjson`, `text/event-stream`), which
-///   passes unchanged.
-/// - A body it cannot re-encode (longer than that, with
+///   body of unknown length (a body behind a wrapper that hides its
+///   length, such as tower-http's `ResponseBodyTimeoutLayer`, or a
+///   stream) is read as far as it is ready at once, up to
+///   [`max_reencoded_len`](NegotiateLayer::max_reencoded_len), and
+///   re-encoded if it ends there; a stream that waits for its next chunk
+///   is not held back.
+/// - A body it does not re-encode (a stream, one longer than that, with
 ///   `Content-Encoding`, of another type) passes through unchanged, every
-///   byte of it, when the client accepts it; a success
+///   byte and trailer of it, when the client accepts it; a success
 ///   response the client does not accept becomes `406 Not Acceptable`,
 ///   listing the types offered, with the response's other headers
 ///   (`Set-Cookie`, CORS, `Vary`) kept and those of its body dropped.
@@ -78,7 +77,7 @@ impl Negotiation {
 /// - Every response gets `Vary: Accept` (merged into an existing `Vary`,
 ///   not added to `Vary: *`). HEAD, 1xx, 204 and 304 responses keep no
 ///   body; a HEAD request is answered with the headers GET gets for a JSON
-///   body within the cap, but no `Content-Length`, since the MessagePack is
+///   body re-encoded, but no `Content-Length`, since the MessagePack is
 ///   never written.
 /// - [`Negotiated`](crate::Negotiated) responses, which need it, are
 ///   encoded directly in the chosen format.
@@ -152,12 +151,13 @@ impl NegotiateLayer {
         self
     }
 
-    /// The most bytes of a JSON body of unknown length (a stream, or a
-    /// body wrapped by a layer that hides its length) read to re-encode
-    /// it; 2 MiB by default, axum's default limit for a request body. A
-    /// longer body is answered as the JSON it is, or `406` to a client
-    /// that takes only MessagePack. A body of known length (a `Json`, whole
-    /// in memory already) is re-encoded whatever its length.
+    /// The most bytes of a JSON body of unknown length (a body wrapped by
+    /// a layer that hides its length, a stream) read to re-encode it; 2 MiB
+    /// by default, axum's default limit for a request body. A longer body,
+    /// or one that is not ready at once, is answered as the JSON it is, or
+    /// `406` to a client that takes only MessagePack. A body of known
+    /// length (a `Json`, whole in memory already) is re-encoded whatever
+    /// its length.
     ///
     /// ```
     /// let layer = msgpack_axum::NegotiateLayer::new().max_reencoded_len(512 << 10);
@@ -301,7 +301,10 @@ where
     }
 }
 
-/// What to do with a response once the handler has returned it.
+/// What to do with a response once the handler has returned it. Not
+/// boxed, though one variant is much the larger: a box would be an
+/// allocation per re-encoded response, beyond its output body.
+#[allow(clippy::large_enum_variant)]
 enum Next {
     Done(Response),
     Reencode(Collecting),
@@ -335,19 +338,20 @@ fn respond(mut response: Response, request: &RequestView) -> Next {
             if response.headers().contains_key(CONTENT_ENCODING) {
                 return Next::Done(pass_if_accepted(response, &media, request, passes));
             }
-            // A sized body (a `Json`) is whole in memory already: no cap.
-            let cap = match response.body().size_hint().exact() {
+            // A sized body (a `Json`) is whole in memory already: read
+            // whole. Another is read as far as it is ready, up to the cap.
+            let streamed = match response.body().size_hint().exact() {
                 Some(_) if request.head => {
                     let (parts, _) = response.into_parts();
                     return Next::Done(head_answer(parts, msgpack_type.clone()));
                 }
-                Some(_) => usize::MAX,
-                None => request.max_reencoded_len,
+                Some(_) => None,
+                None => Some(request.max_reencoded_len),
             };
             let (parts, body) = response.into_parts();
             Next::Reencode(Collecting {
                 parts,
-                body: Collect::new(body, cap),
+                body: Collect::new(body, streamed),
                 msgpack_type: msgpack_type.clone(),
             })
         }
@@ -412,31 +416,24 @@ fn refuse(response: Response, offered: &[&str]) -> Response {
 
 impl Collecting {
     /// The re-encoded response, without the headers the new bytes
-    /// invalidate. A body past the cap is left as it is, as
-    /// [`pass_if_accepted`] rules. JSON that cannot be re-encoded passes
-    /// as it was when it is not a success (redirects and errors always
-    /// pass) or the client takes JSON, else it is a `500`, as is a body
-    /// that fails while being read.
+    /// invalidate. A stream, or a body past the cap, is left as it is, as
+    /// [`pass_if_accepted`] rules. JSON that cannot be re-encoded, and a
+    /// body that fails while read, pass as they were (the failure too)
+    /// when the response is not a success (redirects and errors always
+    /// pass) or the client takes JSON; else they are a `500`.
     fn finish(self, read: Collected, request: &RequestView) -> Response {
         let Collecting {
             mut parts,
             msgpack_type,
             ..
         } = self;
-        let json = match read {
-            Collected::Whole(json) => json,
-            Collected::Past(body) => {
-                let content_type = parts.headers.get(CONTENT_TYPE).cloned();
-                let response = Response::from_parts(parts, body);
-                let media = content_type
-                    .as_ref()
-                    .and_then(|value| value.to_str().ok())
-                    .and_then(|text| MediaType::parse(text).ok())
-                    .unwrap_or_else(json_type);
-                let passes = !response.status().is_success();
-                return pass_if_accepted(response, &media, request, passes);
-            }
-            Collected::Failed(error) => {
+        let (json, trailers) = match read {
+            Collected::Whole { data, trailers } => (data, trailers),
+            Collected::Streamed(body) => return pass_unread(parts, body, request),
+            Collected::Failed(body, error) => {
+                if !parts.status.is_success() || takes_json(request) {
+                    return Response::from_parts(parts, body);
+                }
                 return failed(format_args!("the response body failed: {error}"));
             }
         };
@@ -450,9 +447,8 @@ impl Collecting {
                 Response::from_parts(parts, Body::from(msgpack))
             }
             Err(error) => {
-                let passes = !parts.status.is_success();
-                if passes || request.fallback_to_json || request.accept.accepts(&json_type()) {
-                    return Response::from_parts(parts, Body::from(json));
+                if !parts.status.is_success() || takes_json(request) {
+                    return Response::from_parts(parts, collect::unchanged(json, trailers));
                 }
                 failed(format_args!(
                     "the response's JSON could not be re-encoded as MessagePack: {error}"
@@ -460,6 +456,27 @@ impl Collecting {
             }
         }
     }
+}
+
+/// A JSON body the layer does not re-encode (a stream, or past the cap),
+/// `body` giving what was read and then the rest: left as it is, as
+/// [`pass_if_accepted`] rules.
+fn pass_unread(parts: http::response::Parts, body: Body, request: &RequestView) -> Response {
+    let content_type = parts.headers.get(CONTENT_TYPE).cloned();
+    let response = Response::from_parts(parts, body);
+    let media = content_type
+        .as_ref()
+        .and_then(|value| value.to_str().ok())
+        .and_then(|text| MediaType::parse(text).ok())
+        .unwrap_or_else(json_type);
+    let passes = !response.status().is_success();
+    pass_if_accepted(response, &media, request, passes)
+}
+
+/// Whether the request is answered JSON that cannot be MessagePack: it
+/// accepts JSON, or the layer falls back to it.
+fn takes_json(request: &RequestView) -> bool {
+    request.fallback_to_json || request.accept.accepts(&json_type())
 }
 
 /// `application/json`, borrowed for as long as the caller needs.

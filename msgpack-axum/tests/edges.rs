@@ -303,12 +303,20 @@ const CHUNKS: [&str; 3] = [r#"{"items":"#, "[1,2,3,4,5,", "6,7,8,9,10]}"];
 const CHUNKS_MSGPACK: &[u8] = b"\x81\xa5items\x9a\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a";
 
 /// `chunks` as `Body::from_stream` gives them, each after a pause: a
-/// JSON body of unknown length.
+/// stream, a JSON body of unknown length that is not ready at once.
 fn streamed(status: StatusCode, chunks: &'static [&'static str]) -> Response {
     let chunks = futures_util::stream::iter(chunks).then(|chunk| async move {
         tokio::task::yield_now().await;
         Ok::<_, std::io::Error>(*chunk)
     });
+    let headers = [(header::CONTENT_TYPE, "application/json")];
+    (status, headers, Body::from_stream(chunks)).into_response()
+}
+
+/// `chunks` as `Body::from_stream` gives them, all ready at once: a JSON
+/// body of unknown length, as a wrapper that hides a length makes one.
+fn ready(status: StatusCode, chunks: &'static [&'static str]) -> Response {
+    let chunks = futures_util::stream::iter(chunks).map(|chunk| Ok::<_, std::io::Error>(*chunk));
     let headers = [(header::CONTENT_TYPE, "application/json")];
     (status, headers, Body::from_stream(chunks)).into_response()
 }
@@ -371,9 +379,9 @@ async fn a_json_handler_behind_a_response_body_timeout_is_re_encoded() {
 }
 
 #[tokio::test]
-async fn a_streamed_json_body_within_the_cap_is_re_encoded() {
+async fn a_ready_json_body_of_unknown_length_within_the_cap_is_re_encoded() {
     let app = Router::new()
-        .route("/", get(|| async { streamed(StatusCode::OK, &CHUNKS) }))
+        .route("/", get(|| async { ready(StatusCode::OK, &CHUNKS) }))
         .layer(NegotiateLayer::new().max_reencoded_len(32));
     let base = serve(app).await;
     assert_eq!(
@@ -387,17 +395,21 @@ async fn a_streamed_json_body_within_the_cap_is_re_encoded() {
 }
 
 #[tokio::test]
-async fn a_streamed_json_body_past_the_cap_passes_as_json_or_is_406() {
+async fn a_json_body_past_the_cap_or_not_ready_passes_as_json_or_is_406() {
     let routes = || {
         Router::new()
-            .route("/", get(|| async { streamed(StatusCode::OK, &CHUNKS) }))
+            .route("/", get(|| async { ready(StatusCode::OK, &CHUNKS) }))
+            .route(
+                "/stream",
+                get(|| async { streamed(StatusCode::OK, &CHUNKS) }),
+            )
             .route(
                 "/unavailable",
-                get(|| async { streamed(StatusCode::SERVICE_UNAVAILABLE, &CHUNKS) }),
+                get(|| async { ready(StatusCode::SERVICE_UNAVAILABLE, &CHUNKS) }),
             )
             .route(
                 "/short",
-                get(|| async { streamed(StatusCode::OK, &["[1,", "2]"]) }),
+                get(|| async { ready(StatusCode::OK, &["[1,", "2]"]) }),
             )
     };
     // 16 bytes: the second chunk passes the cap.
@@ -409,6 +421,7 @@ async fn a_streamed_json_body_past_the_cap_passes_as_json_or_is_406() {
     );
     let both = "application/msgpack, application/json;q=0.5";
     assert_eq!(fetch(&base, "/", both).await, json);
+    assert_eq!(fetch(&base, "/stream", both).await, json);
     let short = (
         StatusCode::OK,
         "application/msgpack".to_owned(),
@@ -416,14 +429,16 @@ async fn a_streamed_json_body_past_the_cap_passes_as_json_or_is_406() {
     );
     assert_eq!(fetch(&base, "/short", both).await, short);
 
-    let (status, content_type, body) = fetch(&base, "/", "application/msgpack").await;
-    assert_eq!(
-        (status, content_type.as_str()),
-        (StatusCode::NOT_ACCEPTABLE, "application/json")
-    );
-    let refusal: Value = serde_json::from_slice(&body).unwrap();
-    assert_eq!(refusal["code"], "not_acceptable");
-    assert_eq!(refusal["offered"], json!(["application/json"]));
+    for path in ["/", "/stream"] {
+        let (status, content_type, body) = fetch(&base, path, "application/msgpack").await;
+        assert_eq!(
+            (status, content_type.as_str()),
+            (StatusCode::NOT_ACCEPTABLE, "application/json")
+        );
+        let refusal: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(refusal["code"], "not_acceptable");
+        assert_eq!(refusal["offered"], json!(["application/json"]));
+    }
 
     // An error passes whatever the client accepts.
     let (status, content_type, body) = fetch(&base, "/unavailable", "application/msgpack").await;
@@ -435,25 +450,63 @@ async fn a_streamed_json_body_past_the_cap_passes_as_json_or_is_406() {
         .fallback_to_json(true);
     let base = serve(routes().layer(lenient)).await;
     assert_eq!(fetch(&base, "/", "application/msgpack").await, json);
+    assert_eq!(fetch(&base, "/stream", "application/msgpack").await, json);
 }
 
 #[tokio::test]
-async fn a_json_body_that_times_out_while_read_is_a_500() {
+async fn a_json_stream_that_waits_is_answered_at_once() {
+    // `[1,` and then nothing, for as long as the connection lasts.
     let app = Router::new()
         .route(
             "/",
             get(|| async {
-                let stalls = futures_util::stream::iter([CHUNKS[0]]).chain(
-                    futures_util::stream::once(async {
-                        tokio::time::sleep(Duration::from_secs(30)).await;
-                        CHUNKS[1]
-                    }),
-                );
-                let body = Body::from_stream(stalls.map(Ok::<_, std::io::Error>));
+                let waits =
+                    futures_util::stream::iter(["[1,"]).chain(futures_util::stream::pending());
+                let body = Body::from_stream(waits.map(Ok::<_, std::io::Error>));
                 ([(header::CONTENT_TYPE, "application/json")], body)
             }),
         )
-        .layer(ResponseBodyTimeoutLayer::new(Duration::from_millis(100)))
+        .layer(NegotiateLayer::new());
+    let base = serve(app).await;
+    let request = client()
+        .get(format!("{base}/"))
+        .header(
+            header::ACCEPT,
+            "application/msgpack, application/json;q=0.5",
+        )
+        .send();
+    let mut response = tokio::time::timeout(Duration::from_secs(10), request)
+        .await
+        .expect("the response's head came at once")
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+    let first = tokio::time::timeout(Duration::from_secs(10), response.chunk())
+        .await
+        .expect("the first chunk came at once")
+        .unwrap();
+    assert_eq!(first.as_deref(), Some(&b"[1,"[..]));
+}
+
+/// A JSON body of `status` whose first chunk is ready and whose next
+/// read fails.
+fn failing(status: StatusCode) -> Response {
+    let chunks = futures_util::stream::iter([
+        Ok(CHUNKS[0]),
+        Err(std::io::Error::other("the database went away")),
+    ]);
+    let headers = [(header::CONTENT_TYPE, "application/json")];
+    (status, headers, Body::from_stream(chunks)).into_response()
+}
+
+#[tokio::test]
+async fn a_json_body_that_fails_while_read_is_a_500_unless_it_can_pass() {
+    let app = Router::new()
+        .route("/", get(|| async { failing(StatusCode::OK) }))
+        .route(
+            "/unavailable",
+            get(|| async { failing(StatusCode::SERVICE_UNAVAILABLE) }),
+        )
         .layer(NegotiateLayer::new());
     let base = serve(app).await;
     let response = client()
@@ -466,18 +519,33 @@ async fn a_json_body_that_times_out_while_read_is_a_500() {
     assert_eq!(response.headers()[header::VARY], "Accept");
     assert_eq!(
         response.text().await.unwrap(),
-        "the response body failed: data was not received within the designated timeout"
+        "the response body failed: the database went away"
     );
+    // An error response, and a client that takes JSON, get the body as it
+    // was: the bytes read, then the failure, which hyper answers by
+    // closing the connection (here before the head, the body failing at
+    // once), never a body that looks whole.
+    for (path, accept) in [
+        ("/unavailable", "application/msgpack"),
+        ("/", "application/msgpack, application/json;q=0.5"),
+    ] {
+        let outcome = async {
+            let response = client()
+                .get(format!("{base}{path}"))
+                .header(header::ACCEPT, accept)
+                .send()
+                .await?;
+            response.bytes().await
+        };
+        assert!(outcome.await.is_err(), "{path}: the failure arrives");
+    }
 }
 
 #[tokio::test]
 async fn head_and_get_agree_for_a_json_body_within_the_cap() {
     let routes = || {
         Router::new()
-            .route(
-                "/streamed",
-                get(|| async { streamed(StatusCode::OK, &CHUNKS) }),
-            )
+            .route("/unsized", get(|| async { ready(StatusCode::OK, &CHUNKS) }))
             .route("/sized", get(|| async { Json(profile()) }))
     };
     // Around the whole router the layer sees HEAD's body already
@@ -486,7 +554,7 @@ async fn head_and_get_agree_for_a_json_body_within_the_cap() {
     let within = routes().layer(NegotiateLayer::new());
     for app in [around, within] {
         let base = serve(app).await;
-        for path in ["/streamed", "/sized"] {
+        for path in ["/unsized", "/sized"] {
             for accept in ["application/msgpack", "application/json"] {
                 let (status, content_type, _) = fetch(&base, path, accept).await;
                 let head = client()
