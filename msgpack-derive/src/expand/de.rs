@@ -1,6 +1,7 @@
-//! The `Deserialize` impl: accepts a tag-keyed map, a name-keyed map or a
-//! tag-indexed array; skips (or keeps) unknown tags; fills absent fields
-//! with their defaults.
+//! The `Deserialize` impl of a struct (and `DeserializeInPlace`): accepts
+//! a tag-keyed map, a name-keyed map or a tag-indexed array; skips (or
+//! keeps) unknown tags; fills absent fields with their defaults. Enums
+//! are `read_enum`'s.
 
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
@@ -8,7 +9,10 @@ use syn::parse_quote;
 use syn::spanned::Spanned;
 
 use super::{always_written, omits_default, whole};
-use crate::attr::{Container, Data, Field, FieldDefault, Style, Variant};
+
+mod read_enum;
+use crate::attr::{Container, Data, Field, FieldDefault, Style};
+use read_enum::read_enum;
 
 /// The container's generics with `'de` in front: `'de: 'a` for each of
 /// its lifetimes and `T: Deserialize<'de>` for each type parameter.
@@ -187,6 +191,13 @@ struct WireField<'a> {
 }
 
 impl WireField<'_> {
+    /// Where an error in the field's read is reported: at the field's
+    /// type, with the derive's hygiene (the type's own would not see the
+    /// generated locals when a `macro_rules!` passes it as tokens).
+    fn error_span(&self) -> Span {
+        Span::call_site().located_at(self.field.ty.span())
+    }
+
     /// Whether the field's seed is found by the autoref probe: a `Vec`
     /// without a `with` module.
     fn probes(&self) -> bool {
@@ -199,7 +210,7 @@ impl WireField<'_> {
     /// `T::deserialize` (`Plain`).
     fn seed(&self, private: &TokenStream) -> TokenStream {
         let read_ty = &self.read_ty;
-        let span = self.field.ty.span();
+        let span = self.error_span();
         let spanned = respan(private.clone(), span);
         if self.probes() {
             // The probe's traits are in scope in the visitor's methods.
@@ -215,7 +226,7 @@ impl WireField<'_> {
     fn read_from_map(&self, private: &TokenStream) -> TokenStream {
         let unwrap = &self.unwrap;
         let seed = self.seed(private);
-        let span = self.field.ty.span();
+        let span = self.error_span();
         quote_spanned!(span=> __map.next_value_seed(#seed)?#unwrap)
     }
 
@@ -225,24 +236,25 @@ impl WireField<'_> {
         let unwrap = &self.unwrap;
         let unwrap = (!unwrap.is_empty()).then(|| quote!(.map(|__v| __v.map(|__w| __w #unwrap))));
         let seed = self.seed(private);
-        let span = self.field.ty.span();
+        let span = self.error_span();
         let private = respan(private.clone(), span);
         quote_spanned!(span=> __seq.next_element_seed(#private::NilOrSeed(#seed))? #unwrap)
     }
 }
 
-/// `tokens` with every span set to `span`: the paths of an expression
-/// spanned at a field's type, so that an error in it points there.
+/// `tokens` located at `span`, each keeping its own hygiene: the paths of
+/// an expression spanned at a field's type, so that an error in it
+/// points there.
 fn respan(tokens: TokenStream, span: Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut token| {
             if let TokenTree::Group(group) = &token {
                 let mut respanned = Group::new(group.delimiter(), respan(group.stream(), span));
-                respanned.set_span(span);
+                respanned.set_span(group.span().located_at(span));
                 token = TokenTree::Group(respanned);
             } else {
-                token.set_span(span);
+                token.set_span(token.span().located_at(span));
             }
             token
         })
@@ -626,170 +638,5 @@ fn fields_visitor(
                 __d.deserialize_any(self)
             }
         }
-    }
-}
-
-/// An enum from a bare tag or name (unit variants) or a one-entry map
-/// from tag or name to payload.
-fn read_enum(
-    cont: &Container<'_>,
-    generics: &syn::Generics,
-    variants: &[Variant<'_>],
-) -> TokenStream {
-    let krate = &cont.attrs.crate_path;
-    let private = quote!(#krate::__private);
-    let ident = cont.ident;
-    let enum_name = ident.to_string();
-    let (impl_generics, visitor_ty, where_clause) = generics.split_for_impl();
-    let (_, container_ty, _) = cont.generics.split_for_impl();
-    let tags: Vec<u64> = variants.iter().map(|v| v.tag()).collect();
-    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-    let positions: Vec<usize> = (0..variants.len()).collect();
-    let key_index = key_index(&private, &tags, &names);
-    let other = variants
-        .iter()
-        .find(|v| v.attrs.other.is_some())
-        .map(|v| v.ident);
-
-    let unit_arms = variants.iter().zip(&positions).map(|(variant, i)| {
-        let variant_ident = variant.ident;
-        match variant.style {
-            Style::Unit => quote!(#private::Some(#i) => #private::Ok(#ident::#variant_ident),),
-            _ => {
-                let message = format!(
-                    "variant `{}` of enum {enum_name} carries data",
-                    variant.name
-                );
-                quote!(#private::Some(#i) => #private::Err(__E::custom(#message)),)
-            }
-        }
-    });
-    let unit_arms: Vec<_> = unit_arms.collect();
-    let unit_fallback = match other {
-        Some(other) => quote!(_ => #private::Ok(#ident::#other),),
-        None => quote!(_ => #private::Err(#private::unknown_variant(&__key, #enum_name)),),
-    };
-
-    let mut variant_visitors = Vec::new();
-    let map_arms = variants.iter().zip(&positions).map(|(variant, i)| {
-        let variant_ident = variant.ident;
-        let types: Vec<_> = variant.fields.iter().map(|f| f.ty).collect();
-        match variant.style {
-            Style::Unit => quote! {
-                #private::Some(#i) => {
-                    __map.next_value::<#private::Skip>()?;
-                    #ident::#variant_ident
-                }
-            },
-            Style::Tuple if types.len() == 1 => quote! {
-                #private::Some(#i) => #ident::#variant_ident(__map.next_value::<#(#types)*>()?),
-            },
-            Style::Tuple => {
-                let bindings: Vec<_> = (0..types.len())
-                    .map(|n| format_ident!("__f{}", n))
-                    .collect();
-                quote! {
-                    #private::Some(#i) => {
-                        let (#(#bindings,)*) = __map.next_value::<(#(#types,)*)>()?;
-                        #ident::#variant_ident(#(#bindings),*)
-                    }
-                }
-            }
-            Style::Named => {
-                let visitor = format_ident!("__VariantVisitor{}", i);
-                let expecting = format!("struct variant {enum_name}::{}", variant.ident);
-                variant_visitors.push(fields_visitor(
-                    cont,
-                    generics,
-                    &visitor,
-                    &variant.fields,
-                    quote!(#ident::#variant_ident),
-                    &expecting,
-                ));
-                quote! {
-                    #private::Some(#i) => __map.next_value_seed(#visitor {
-                        sink: #private::ByValue,
-                        marker: #private::PhantomData,
-                        lifetime: #private::PhantomData,
-                    })?,
-                }
-            }
-        }
-    });
-    let map_arms: Vec<_> = map_arms.collect();
-    let map_fallback = match other {
-        Some(other) => quote! {
-            _ => {
-                __map.next_value::<#private::Skip>()?;
-                #ident::#other
-            }
-        },
-        None => quote!(_ => return #private::Err(#private::unknown_variant(&__key, #enum_name)),),
-    };
-    let expecting = format!("enum {enum_name}");
-    // Without variants every arm returns: what follows the match is dead.
-    let allow_dead = variants
-        .is_empty()
-        .then(|| quote!(#[allow(unreachable_code)]));
-
-    quote! {
-        #(#variant_visitors)*
-        struct __EnumVisitor #impl_generics #where_clause {
-            marker: #private::PhantomData<fn() -> #ident #container_ty>,
-            lifetime: #private::PhantomData<&'de ()>,
-        }
-
-        impl #impl_generics __EnumVisitor #visitor_ty #where_clause {
-            fn unit<__E: #private::serde::de::Error>(__key: #private::FieldKey<'_>) -> #private::Result<#ident #container_ty, __E> {
-                match #key_index {
-                    #(#unit_arms)*
-                    #unit_fallback
-                }
-            }
-        }
-
-        impl #impl_generics #private::serde::de::Visitor<'de> for __EnumVisitor #visitor_ty #where_clause {
-            type Value = #ident #container_ty;
-
-            fn expecting(&self, __f: &mut #private::Formatter<'_>) -> ::core::fmt::Result {
-                __f.write_str(#expecting)
-            }
-
-            fn visit_u64<__E: #private::serde::de::Error>(self, __tag: u64) -> #private::Result<Self::Value, __E> {
-                Self::unit(#private::FieldKey::Tag(__tag))
-            }
-
-            fn visit_i64<__E: #private::serde::de::Error>(self, __tag: i64) -> #private::Result<Self::Value, __E> {
-                match u64::try_from(__tag) {
-                    #private::Ok(__tag) => Self::unit(#private::FieldKey::Tag(__tag)),
-                    #private::Err(_) => Self::unit(#private::FieldKey::Other),
-                }
-            }
-
-            fn visit_str<__E: #private::serde::de::Error>(self, __name: &str) -> #private::Result<Self::Value, __E> {
-                Self::unit(#private::FieldKey::Name(__name.into()))
-            }
-
-            #allow_dead
-            fn visit_map<__A>(self, mut __map: __A) -> #private::Result<Self::Value, __A::Error>
-            where
-                __A: #private::serde::de::MapAccess<'de>,
-            {
-                let __key = match __map.next_key::<#private::FieldKey<'de>>()? {
-                    #private::Some(__key) => __key,
-                    #private::None => return #private::Err(#private::not_one_entry(#enum_name)),
-                };
-                let __value = match #key_index {
-                    #(#map_arms)*
-                    #map_fallback
-                };
-                if __map.next_key::<#private::serde::de::IgnoredAny>()?.is_some() {
-                    return #private::Err(#private::not_one_entry(#enum_name));
-                }
-                #private::Ok(__value)
-            }
-        }
-
-        __deserializer.deserialize_any(__EnumVisitor { marker: #private::PhantomData, lifetime: #private::PhantomData })
     }
 }
