@@ -26,7 +26,8 @@ pub(crate) struct Collect {
 
 /// How reading a body ended.
 pub(crate) enum Collected {
-    /// The body ended: all of its data, and its trailers.
+    /// The body ended (or sent its trailers): all of its data, and its
+    /// trailers.
     Whole {
         data: Bytes,
         trailers: Option<HeaderMap>,
@@ -79,9 +80,13 @@ impl Collect {
             };
             let data = match frame.into_data() {
                 Ok(data) => data,
+                // Trailers end a body: it is whole, whatever a next poll
+                // would say.
                 Err(frame) => {
-                    self.trailers = frame.into_trailers().ok();
-                    continue;
+                    return Poll::Ready(Collected::Whole {
+                        data: self.take_frames(),
+                        trailers: frame.into_trailers().ok(),
+                    })
                 }
             };
             let cap = self.streamed.unwrap_or(usize::MAX);
@@ -141,13 +146,14 @@ impl http_body::Body for Tail {
         matches!(self, Tail::Trailers(None) | Tail::Failed(None))
     }
 
-    /// No data, but a failure is not an end: an exact length would let
-    /// the server frame the body as complete, and the client take what
-    /// came before the failure for the whole of it.
+    /// No data, but no exact length while trailers or a failure are to
+    /// come: with one, hyper frames the body by `Content-Length`, which
+    /// carries no trailers, and a client would take what came before a
+    /// failure for the whole body.
     fn size_hint(&self) -> SizeHint {
         match self {
-            Tail::Trailers(_) => SizeHint::with_exact(0),
-            Tail::Failed(_) => SizeHint::new(),
+            Tail::Trailers(None) | Tail::Failed(None) => SizeHint::with_exact(0),
+            Tail::Trailers(Some(_)) | Tail::Failed(Some(_)) => SizeHint::new(),
         }
     }
 }
@@ -290,6 +296,30 @@ mod tests {
         let (data, read, _) = frames(unchanged(data, read));
         assert_eq!(data, [&b"abcd"[..]]);
         assert_eq!(read, Some(trailers()));
+    }
+
+    #[test]
+    fn trailers_end_a_body_that_would_then_wait() {
+        let mut script = data(&[b"[1]"]);
+        script.push(Some(Ok(Frame::trailers(trailers()))));
+        script.push(None);
+        let Collected::Whole {
+            data,
+            trailers: read,
+        } = collect(script, Some(16))
+        else {
+            panic!("not read whole");
+        };
+        assert_eq!((data, read), (Bytes::from_static(b"[1]"), Some(trailers())));
+    }
+
+    #[test]
+    fn a_body_passed_unchanged_has_no_exact_length_while_trailers_are_to_come() {
+        let body = unchanged(Bytes::from_static(b"[1,"), Some(trailers()));
+        assert_eq!(body.size_hint().exact(), None);
+        assert_eq!(body.size_hint().lower(), 3);
+        let body = unchanged(Bytes::from_static(b"[1,"), None);
+        assert_eq!(body.size_hint().exact(), Some(3));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use axum::body::Body;
 use axum::response::Response;
 use http::header::{
     HeaderValue, CONTENT_ENCODING, CONTENT_LANGUAGE, CONTENT_LENGTH, CONTENT_LOCATION,
-    CONTENT_TYPE, LAST_MODIFIED,
+    CONTENT_TYPE, LAST_MODIFIED, TRAILER,
 };
 use http::{Method, Request, StatusCode};
 use http_body::Body as _;
@@ -67,8 +67,11 @@ impl Negotiation {
 ///   re-encoded if it ends there; a stream that waits for its next chunk
 ///   is not held back.
 /// - A body it does not re-encode (a stream, one longer than that, with
-///   `Content-Encoding`, of another type) passes through unchanged, every
-///   byte and trailer of it, when the client accepts it; a success
+///   `Content-Encoding`, of another type, JSON that does not re-encode)
+///   passes through unchanged, every byte and trailer of it, when the
+///   client accepts it; so does a body that fails while read, failure
+///   included (a success the client cannot take in JSON becomes a `500`
+///   naming the failure). A success
 ///   response the client does not accept becomes `406 Not Acceptable`,
 ///   listing the types offered, with the response's other headers
 ///   (`Set-Cookie`, CORS, `Vary`) kept and those of its body dropped.
@@ -127,7 +130,9 @@ impl NegotiateLayer {
     /// Answers JSON instead of `406 Not Acceptable` to requests that accept
     /// neither JSON nor MessagePack, and to those that ask for MessagePack
     /// when a JSON response cannot be re-encoded (a body of unknown length
-    /// past [`max_reencoded_len`](NegotiateLayer::max_reencoded_len), JSON
+    /// not ready at once or past
+    /// [`max_reencoded_len`](NegotiateLayer::max_reencoded_len), one that
+    /// fails while read, JSON
     /// nested past serde_json's limit): the lenient choice some frameworks
     /// make.
     ///
@@ -443,6 +448,8 @@ impl Collecting {
         match json_to_msgpack(&json) {
             Ok(msgpack) => {
                 vary::remove_invalidated(&mut parts.headers);
+                // The trailers stay with the JSON.
+                parts.headers.remove(TRAILER);
                 parts.headers.insert(CONTENT_TYPE, msgpack_type);
                 Response::from_parts(parts, Body::from(msgpack))
             }
