@@ -18,7 +18,6 @@ use crate::frames::Frames;
 pub(crate) struct Collect {
     body: Body,
     frames: Frames,
-    trailers: Option<HeaderMap>,
     /// The body's length is unknown: stop at the cap, or where it is not
     /// ready at once.
     streamed: Option<usize>,
@@ -48,7 +47,6 @@ impl Collect {
         Collect {
             body,
             frames: Frames::new(None, streamed.unwrap_or(usize::MAX)),
-            trailers: None,
             streamed,
         }
     }
@@ -62,7 +60,7 @@ impl Collect {
                 Poll::Ready(None) => {
                     return Poll::Ready(Collected::Whole {
                         data: self.take_frames(),
-                        trailers: self.trailers.take(),
+                        trailers: None,
                     })
                 }
                 Poll::Ready(Some(Err(error))) => {
