@@ -5,17 +5,21 @@
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::decoder::{Decoder, Strings};
+use super::decoder::{fill_of, Decoder, Fill, Strings};
 use crate::{Error, Result};
 
-/// The elements of an array, or the entries of a map, being read: the
-/// `SeqAccess` and `MapAccess` serde's visitors take.
-pub(super) struct Items<'x, 'a, M> {
+/// The elements of an array, or the entries of a map, being read by the
+/// visitor `Vis`: the `SeqAccess` and `MapAccess` serde's visitors take.
+pub(super) struct Items<'x, 'a, 'de, M, Vis: Visitor<'de>> {
     pub(super) de: &'x mut Decoder<'a, M>,
     pub(super) left: u32,
+    /// Set when `Vis` is serde's `Vec<T>` visitor and has asked for its
+    /// first element: what reads the elements into the vector it returns
+    /// (`decoder/vec_elements.rs`).
+    pub(super) fill: Option<Fill<'a, 'de, M, Vis>>,
 }
 
-impl<'a, M> Items<'_, 'a, M> {
+impl<'a, 'de, M: Strings<'a, 'de>, Vis: Visitor<'de>> Items<'_, 'a, 'de, M, Vis> {
     /// Whether an element or entry is left; if so, it (or its key) is
     /// about to be read, and its `VALUES` (1 an element, 2 an entry) are
     /// paid from the owed count at once.
@@ -31,13 +35,10 @@ impl<'a, M> Items<'_, 'a, M> {
 
     /// The next element (or key) read with `seed`, if one is left.
     #[inline(always)]
-    fn next_with<'de, T: DeserializeSeed<'de>, const VALUES: u64>(
+    fn next_with<T: DeserializeSeed<'de>, const VALUES: u64>(
         &mut self,
         seed: T,
-    ) -> Result<Option<T::Value>>
-    where
-        M: Strings<'a, 'de>,
-    {
+    ) -> Result<Option<T::Value>> {
         if !self.advance::<VALUES>() {
             return Ok(None);
         }
@@ -49,11 +50,16 @@ impl<'a, M> Items<'_, 'a, M> {
     /// they go through (which the compiler leaves out of line). Every
     /// element, and every key of a map (every field of a derived struct),
     /// comes through here.
+    ///
+    /// serde's `Vec<T>` visitor (a constant test) is given no element:
+    /// its elements are read into the vector it returns, in the loop of
+    /// `decoder/vec_elements.rs`.
     #[inline(always)]
-    fn next_item<'de, T: de::Deserialize<'de>, const VALUES: u64>(&mut self) -> Result<Option<T>>
-    where
-        M: Strings<'a, 'de>,
-    {
+    fn next_item<T: de::Deserialize<'de>, const VALUES: u64>(&mut self) -> Result<Option<T>> {
+        if let (ELEMENT, Some(fill)) = (VALUES, fill_of::<M, Vis, T>()) {
+            self.fill = Some(fill);
+            return Ok(None);
+        }
         if !self.advance::<VALUES>() {
             return Ok(None);
         }
@@ -61,7 +67,9 @@ impl<'a, M> Items<'_, 'a, M> {
     }
 }
 
-impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut Items<'_, 'a, M> {
+impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::SeqAccess<'de>
+    for &mut Items<'_, 'a, 'de, M, Vis>
+{
     type Error = Error;
 
     #[inline(always)]
@@ -79,7 +87,9 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::SeqAccess<'de> for &mut Items<'_, 'a, M> 
     }
 }
 
-impl<'de, 'a, M: Strings<'a, 'de>> de::MapAccess<'de> for &mut Items<'_, 'a, M> {
+impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
+    for &mut Items<'_, 'a, 'de, M, Vis>
+{
     type Error = Error;
 
     #[inline(always)]

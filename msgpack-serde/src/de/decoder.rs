@@ -23,8 +23,10 @@ use serde::de::{self, Visitor};
 
 use super::access::Items;
 use super::ext::ExtDeserializer;
+pub(super) use vec_elements::{fill_of, Fill};
 mod deserializer;
 mod numbers;
+mod vec_elements;
 pub(crate) mod whole;
 
 use crate::{Error, Result};
@@ -182,15 +184,20 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         self.open(start, len, if IS_MAP { 2 } else { 1 })?;
-        let mut items = Items {
+        let mut items = Items::<'_, 'a, 'de, M, V> {
             de: self,
             left: len,
+            fill: None,
         };
-        let value = if IS_MAP {
+        let mut value = if IS_MAP {
             visitor.visit_map(&mut items)?
         } else {
             visitor.visit_seq(&mut items)?
         };
+        if let Some(fill) = items.fill {
+            fill(items.de, &mut value, items.left)?;
+            items.left = 0;
+        }
         if items.left > 0 {
             let fewer = if IS_MAP {
                 "fewer entries in map"

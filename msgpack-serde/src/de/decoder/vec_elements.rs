@@ -1,0 +1,202 @@
+//! serde's own `Vec<T>` visitor, recognised by type identity, and the
+//! elements of its array read by a loop of ours into the vector it
+//! returns.
+//!
+//! serde's visitor moves each element into its vector straight from the
+//! call that returned it: wide loads of memory the element's
+//! `Deserialize` has just written field by field, which the processor
+//! cannot forward from those narrower stores and waits for, once an
+//! element. This loop reads the next element before it moves one in, so
+//! that the stores that wrote it are done by then.
+//!
+//! The visitor is told the array's length (its `size_hint`), reserves
+//! for it, and, asked for its first element, is given none: it returns
+//! its empty vector, and the decoder hands that to [`Fill`], which reads
+//! the elements into it under the checks and limits of any array.
+//!
+//! This module also holds the cast that lends the visitor's value to the
+//! loop as the `Vec<T>` it is, after checking the two are one type.
+
+#![allow(unsafe_code)]
+
+use std::any::TypeId;
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Visitor};
+
+use super::{Decoder, Strings};
+use crate::Result;
+
+/// What reads an array's elements into the vector serde's `Vec<T>`
+/// visitor (`V`) returned: the decoder, the vector, the elements left.
+pub(in crate::de) type Fill<'a, 'de, M, V> =
+    fn(&mut Decoder<'a, M>, &mut <V as Visitor<'de>>::Value, u32) -> Result<()>;
+
+/// The [`Fill`] of `V`'s elements when `V` is the visitor serde's
+/// `Vec<T>` hands to `deserialize_seq`, `None` for any other visitor or
+/// element type: a constant once inlined.
+#[inline(always)]
+pub(in crate::de) fn fill_of<'a, 'de, M, V, T>() -> Option<Fill<'a, 'de, M, V>>
+where
+    M: Strings<'a, 'de>,
+    V: Visitor<'de>,
+    T: Deserialize<'de>,
+{
+    if is_vec_visitor::<V, T>() {
+        Some(fill::<M, V, T>)
+    } else {
+        None
+    }
+}
+
+/// Whether `V` is serde's `Vec<T>` visitor, whose value is `Vec<T>`.
+/// Type ids do not see lifetimes: see [`fill`] for why that is enough.
+#[inline(always)]
+fn is_vec_visitor<'de, V: Visitor<'de>, T: Deserialize<'de>>() -> bool {
+    typeid::of::<V>() == vec_visitor::<T>() && typeid::of::<V::Value>() == typeid::of::<Vec<T>>()
+}
+
+/// Reads the `left` elements of the array at the reader into `value`,
+/// the vector serde's `Vec<T>` visitor returned.
+fn fill<'a, 'de, M, V, T>(de: &mut Decoder<'a, M>, value: &mut V::Value, left: u32) -> Result<()>
+where
+    M: Strings<'a, 'de>,
+    V: Visitor<'de>,
+    T: Deserialize<'de>,
+{
+    assert!(is_vec_visitor::<V, T>(), "only serde's own Vec<T> visitor");
+    // SAFETY: `V::Value` and `Vec<T>` have one type id (asserted above),
+    // so they are one type up to lifetimes; and up to lifetimes only
+    // because `fill` is only reached through `fill_of::<V, T>`, called in
+    // `next_element::<T>` of the `SeqAccess` handed to `V::visit_seq`
+    // alone: serde's visitor, asking for its own `T`, whose value is
+    // `Vec<T>` for that very `T`.
+    let elements = unsafe { &mut *(value as *mut V::Value).cast::<Vec<T>>() };
+    de.read_elements(elements, left)
+}
+
+impl<'a, M> Decoder<'a, M> {
+    /// Reads `left` elements into `elements`, four at a time: each moved
+    /// in only after the next is read, so that its move does not wait on
+    /// the stores that wrote it (see the module's documentation); only
+    /// the fourth is moved in at once. Every result has a local of its
+    /// own, which the call writes straight into: a local assigned again
+    /// in the loop is written through a copy made at once, which waits.
+    fn read_elements<'de, T: Deserialize<'de>>(
+        &mut self,
+        elements: &mut Vec<T>,
+        mut left: u32,
+    ) -> Result<()>
+    where
+        M: Strings<'a, 'de>,
+    {
+        while left >= 4 {
+            left -= 4;
+            let first = self.element::<T>();
+            if first.is_err() {
+                return first.map(drop);
+            }
+            let second = self.element::<T>();
+            elements.push(first?);
+            if second.is_err() {
+                return second.map(drop);
+            }
+            let third = self.element::<T>();
+            elements.push(second?);
+            if third.is_err() {
+                return third.map(drop);
+            }
+            let fourth = self.element::<T>();
+            elements.push(third?);
+            elements.push(fourth?);
+        }
+        // The last two or three: a pair, as above, and then one.
+        if left >= 2 {
+            left -= 2;
+            let first = self.element::<T>();
+            if first.is_err() {
+                return first.map(drop);
+            }
+            let second = self.element::<T>();
+            elements.push(first?);
+            elements.push(second?);
+        }
+        if left == 1 {
+            elements.push(self.element::<T>()?);
+        }
+        Ok(())
+    }
+
+    /// The next element, its share of the owed count paid.
+    #[inline(always)]
+    fn element<'de, T: Deserialize<'de>>(&mut self) -> Result<T>
+    where
+        M: Strings<'a, 'de>,
+    {
+        self.pay(1);
+        T::deserialize(&mut *self)
+    }
+}
+
+/// The type of the visitor serde's `Vec<T>` hands to `deserialize_seq`,
+/// found by asking it (a constant once inlined).
+#[inline(always)]
+pub(super) fn vec_visitor<'de, T: Deserialize<'de>>() -> TypeId {
+    let seen = Cell::new(None);
+    let _ = Vec::<T>::deserialize(Probe(&seen));
+    // The probe sees every visitor serde's impl passes; one that never
+    // reached `deserialize_seq` matches no visitor.
+    seen.get().unwrap_or(TypeId::of::<Probe<'static>>())
+}
+
+/// A deserializer that only notes the type of the visitor
+/// `deserialize_seq` is given.
+struct Probe<'a>(&'a Cell<Option<TypeId>>);
+
+#[derive(Debug)]
+struct ProbeError;
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("probe")
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+impl de::Error for ProbeError {
+    fn custom<E: fmt::Display>(_: E) -> Self {
+        ProbeError
+    }
+}
+
+impl<'de> de::Deserializer<'de> for Probe<'_> {
+    type Error = ProbeError;
+
+    fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> core::result::Result<V::Value, ProbeError> {
+        self.0.set(Some(typeid::of::<V>()));
+        Err(ProbeError)
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> core::result::Result<V::Value, ProbeError> {
+        Err(ProbeError)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_visitor_of_serdes_vec_impl_and_no_other() {
+        assert_ne!(vec_visitor::<i64>(), vec_visitor::<u64>());
+        assert_ne!(vec_visitor::<i64>(), TypeId::of::<Probe<'static>>());
+    }
+}

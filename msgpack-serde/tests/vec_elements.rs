@@ -1,0 +1,292 @@
+//! `Vec<T>` of any element type, whose elements the decoder reads in a
+//! loop of its own into the vector serde's visitor returns
+//! (`de/decoder/vec_elements.rs`), against serde's element-by-element
+//! path (the same elements read as a `VecDeque<T>`, whose visitor the
+//! decoder does not recognise) and against rmp-serde: the same elements,
+//! the same errors at the same offsets, every element dropped once.
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::fmt::Debug;
+use std::io::Cursor;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use msgpack_serde::{Deserializer, Limits};
+use proptest::prelude::*;
+use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct Point {
+    x: f32,
+    y: f32,
+    z: f32,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+struct Item {
+    sku: String,
+    quantity: u32,
+    discount: Option<u64>,
+    at: Point,
+}
+
+fn point() -> impl Strategy<Value = Point> {
+    (any::<f32>(), any::<f32>(), any::<f32>())
+        .prop_filter("comparable", |(x, y, z)| {
+            !(x.is_nan() || y.is_nan() || z.is_nan())
+        })
+        .prop_map(|(x, y, z)| Point { x, y, z })
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    (".{0,12}", any::<u32>(), any::<Option<u64>>(), point()).prop_map(
+        |(sku, quantity, discount, at)| Item {
+            sku,
+            quantity,
+            discount,
+            at,
+        },
+    )
+}
+
+/// `T`'s vector from `bytes` every way: from a slice and a reader, and
+/// serde's element-by-element path (as a `VecDeque<T>`), in order.
+fn every_way<T: DeserializeOwned>(bytes: &[u8]) -> [Result<Vec<T>, String>; 3] {
+    let message = |error: msgpack_serde::Error| error.to_string();
+    [
+        msgpack_serde::from_slice::<Vec<T>>(bytes).map_err(message),
+        msgpack_serde::from_reader::<_, Vec<T>>(Cursor::new(bytes)).map_err(message),
+        msgpack_serde::from_slice::<VecDeque<T>>(bytes)
+            .map(Vec::from)
+            .map_err(message),
+    ]
+}
+
+/// `values` read back the same every way, and as rmp-serde reads them;
+/// and every cut of their bytes fails the same every way.
+fn agree<T>(values: &[T], compact: bool) -> Result<(), TestCaseError>
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let bytes = if compact {
+        msgpack_serde::to_vec_compact(values).unwrap()
+    } else {
+        msgpack_serde::to_vec(values).unwrap()
+    };
+    for read in every_way::<T>(&bytes) {
+        prop_assert_eq!(read.as_deref(), Ok(values));
+    }
+    prop_assert_eq!(rmp_serde::from_slice::<Vec<T>>(&bytes).unwrap(), values);
+    for cut in 0..bytes.len() {
+        let [slice, reader, usual] = every_way::<T>(&bytes[..cut]);
+        prop_assert!(usual.is_err());
+        prop_assert_eq!(&slice, &usual);
+        prop_assert_eq!(&reader, &usual);
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn structs_read_back_at_every_length(values in prop::collection::vec(item(), 0..14)) {
+        agree(&values, false)?;
+        agree(&values, true)?;
+    }
+
+    #[test]
+    fn floats_in_arrays_read_back(values in prop::collection::vec(point(), 0..14)) {
+        agree(&values, true)?;
+    }
+
+    #[test]
+    fn strings_read_back(values in prop::collection::vec(".{0,40}", 0..14)) {
+        agree(&values, false)?;
+    }
+
+    #[test]
+    fn nested_vectors_read_back(
+        values in prop::collection::vec(prop::collection::vec(any::<Option<bool>>(), 0..6), 0..9),
+    ) {
+        agree(&values, false)?;
+    }
+}
+
+#[test]
+fn borrowed_strings_read_from_the_input() {
+    let words = ["one", "two", "three", "four", "five"];
+    let bytes = msgpack_serde::to_vec(&words).unwrap();
+    let read: Vec<&str> = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(read, words);
+    let input = bytes.as_ptr_range();
+    assert!(read.iter().all(|word| input.contains(&word.as_ptr())));
+}
+
+#[test]
+fn a_bad_element_fails_at_its_offset_at_every_position() {
+    for len in 1..=9 {
+        for bad in 0..len {
+            // `len` one-byte strings, the one at `bad` an integer instead.
+            let mut bytes = vec![0x90 | len as u8];
+            for i in 0..len {
+                if i == bad {
+                    bytes.push(0x07);
+                } else {
+                    bytes.extend([0xa1, b'a']);
+                }
+            }
+            let [slice, reader, usual] = every_way::<String>(&bytes);
+            let offset = 1 + 2 * bad;
+            let expected =
+                format!("invalid type: integer `7`, expected a string at offset {offset}");
+            assert_eq!(usual.unwrap_err(), expected);
+            assert_eq!(slice.unwrap_err(), expected);
+            assert_eq!(reader.unwrap_err(), expected);
+        }
+    }
+}
+
+#[test]
+fn limits_hold_inside_the_loop() {
+    // Five strings: six values with the array, and each string one deep.
+    let bytes = msgpack_serde::to_vec(&["a", "b", "c", "d", "e"]).unwrap();
+    let read = |limits: Limits| {
+        let mut de = Deserializer::from_slice(&bytes).with_limits(limits);
+        Vec::<String>::deserialize(&mut de).map_err(|e| e.to_string())
+    };
+    assert_eq!(read(Limits::default().max_values(6)).unwrap().len(), 5);
+    assert_eq!(
+        read(Limits::default().max_values(5)).unwrap_err(),
+        "more values than the limit of 5 at offset 0"
+    );
+    assert_eq!(
+        read(Limits::default().max_depth(0)).unwrap_err(),
+        "nesting exceeds the depth limit of 0 at offset 0"
+    );
+}
+
+/// A visitor of `Vec<String>` that is not serde's: it takes the first
+/// two elements and stops.
+#[derive(Debug)]
+struct FirstTwo(Vec<String>);
+
+impl<'de> Deserialize<'de> for FirstTwo {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TwoVisitor;
+        impl<'de> Visitor<'de> for TwoVisitor {
+            type Value = Vec<String>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("strings")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+                let mut two = Vec::new();
+                while two.len() < 2 {
+                    match seq.next_element()? {
+                        Some(element) => two.push(element),
+                        None => break,
+                    }
+                }
+                Ok(two)
+            }
+        }
+        deserializer.deserialize_seq(TwoVisitor).map(FirstTwo)
+    }
+}
+
+#[test]
+fn another_visitor_of_a_vector_is_given_its_elements() {
+    let bytes = msgpack_serde::to_vec(&["a", "b"]).unwrap();
+    let FirstTwo(read) = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(read, ["a", "b"]);
+    let bytes = msgpack_serde::to_vec(&["a", "b", "c"]).unwrap();
+    let error = msgpack_serde::from_slice::<FirstTwo>(&bytes).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid length 3, expected fewer elements in array at offset 0"
+    );
+}
+
+thread_local! {
+    static MADE: Cell<usize> = const { Cell::new(0) };
+    static DROPPED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// An element that counts its makings and drops, fails to read from 13
+/// and panics on 99.
+#[derive(Debug)]
+struct Counted(#[allow(dead_code)] u8);
+
+impl<'de> Deserialize<'de> for Counted {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match u8::deserialize(deserializer)? {
+            13 => Err(de::Error::custom("thirteen")),
+            99 => panic!("ninety-nine"),
+            n => {
+                MADE.set(MADE.get() + 1);
+                Ok(Counted(n))
+            }
+        }
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        DROPPED.set(DROPPED.get() + 1);
+    }
+}
+
+#[test]
+fn every_element_is_dropped_once_when_one_fails_or_panics() {
+    for len in 1..=10u8 {
+        for bad in 0..len {
+            for poison in [13, 99] {
+                MADE.set(0);
+                DROPPED.set(0);
+                let values: Vec<u8> = (0..len)
+                    .map(|i| if i == bad { poison } else { i })
+                    .collect();
+                let bytes = msgpack_serde::to_vec(&values).unwrap();
+                let read = catch_unwind(AssertUnwindSafe(|| {
+                    msgpack_serde::from_slice::<Vec<Counted>>(&bytes).map(drop)
+                }));
+                match poison {
+                    13 => {
+                        let usual = msgpack_serde::from_slice::<VecDeque<Counted>>(&bytes);
+                        assert_eq!(
+                            read.unwrap().unwrap_err().to_string(),
+                            usual.unwrap_err().to_string()
+                        );
+                        MADE.set(MADE.get() - bad as usize);
+                        DROPPED.set(DROPPED.get() - bad as usize);
+                    }
+                    _ => assert!(read.is_err(), "the panic passes"),
+                }
+                assert_eq!(MADE.get(), bad as usize, "read before the bad one");
+                assert_eq!(DROPPED.get(), MADE.get(), "dropped once each");
+            }
+        }
+    }
+}
+
+#[test]
+fn boxed_slices_and_options_of_vectors_read_back() {
+    let items: Box<[String]> = vec!["a".to_string(); 6].into_boxed_slice();
+    let bytes = msgpack_serde::to_vec(&items).unwrap();
+    assert_eq!(
+        msgpack_serde::from_slice::<Box<[String]>>(&bytes).unwrap(),
+        items
+    );
+    let some = Some(vec![
+        Point {
+            x: 1.0,
+            y: 2.0,
+            z: 3.0
+        };
+        5
+    ]);
+    let bytes = msgpack_serde::to_vec(&some).unwrap();
+    assert_eq!(
+        msgpack_serde::from_slice::<Option<Vec<Point>>>(&bytes).unwrap(),
+        some
+    );
+}
