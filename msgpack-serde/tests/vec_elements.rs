@@ -147,18 +147,55 @@ fn a_bad_element_fails_at_its_offset_at_every_position() {
 }
 
 #[test]
+fn every_length_reads_back_in_order() {
+    for len in 0..=12 {
+        let values: Vec<String> = (0..len).map(|i| format!("s{i}")).collect();
+        let bytes = msgpack_serde::to_vec(&values).unwrap();
+        for read in every_way::<String>(&bytes) {
+            assert_eq!(read.unwrap(), values, "{len} strings");
+        }
+    }
+}
+
+#[test]
 fn limits_hold_inside_the_loop() {
-    // Five strings: six values with the array, and each string one deep.
-    let bytes = msgpack_serde::to_vec(&["a", "b", "c", "d", "e"]).unwrap();
+    // `len` arrays of one string each: the outer array and its elements
+    // take 1 + len values, each inner array's element one more.
+    for len in 1..=9 {
+        let mut bytes = vec![0x90 | len as u8];
+        for _ in 0..len {
+            bytes.extend([0x91, 0xa1, b'a']);
+        }
+        let read = |limits: Limits| {
+            let mut de = Deserializer::from_slice(&bytes).with_limits(limits);
+            Vec::<Vec<String>>::deserialize(&mut de).map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            read(Limits::default().max_values(1 + 2 * len))
+                .unwrap()
+                .len(),
+            len
+        );
+        for k in 0..len {
+            let limit = 1 + len + k;
+            let expected = format!(
+                "more values than the limit of {limit} at offset {}",
+                1 + 3 * k
+            );
+            assert_eq!(
+                read(Limits::default().max_values(limit)).unwrap_err(),
+                expected
+            );
+            let mut de =
+                Deserializer::from_slice(&bytes).with_limits(Limits::default().max_values(limit));
+            let usual = VecDeque::<Vec<String>>::deserialize(&mut de).unwrap_err();
+            assert_eq!(usual.to_string(), expected);
+        }
+    }
     let read = |limits: Limits| {
-        let mut de = Deserializer::from_slice(&bytes).with_limits(limits);
+        let mut de = Deserializer::from_slice(&[0x91, 0xa1, b'a']).with_limits(limits);
         Vec::<String>::deserialize(&mut de).map_err(|e| e.to_string())
     };
-    assert_eq!(read(Limits::default().max_values(6)).unwrap().len(), 5);
-    assert_eq!(
-        read(Limits::default().max_values(5)).unwrap_err(),
-        "more values than the limit of 5 at offset 0"
-    );
     assert_eq!(
         read(Limits::default().max_depth(0)).unwrap_err(),
         "nesting exceeds the depth limit of 0 at offset 0"
@@ -204,6 +241,48 @@ fn another_visitor_of_a_vector_is_given_its_elements() {
         error.to_string(),
         "invalid length 3, expected fewer elements in array at offset 0"
     );
+}
+
+/// A visitor of `Vec<String>` that hands its `SeqAccess` on to serde's
+/// `Vec` impl: serde's visitor then reads from that, not from ours.
+#[derive(Debug)]
+struct Forwarded(Vec<String>);
+
+impl<'de> Deserialize<'de> for Forwarded {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ForwardVisitor;
+        impl<'de> Visitor<'de> for ForwardVisitor {
+            type Value = Vec<String>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("strings")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Vec<String>, A::Error> {
+                Vec::deserialize(de::value::SeqAccessDeserializer::new(seq))
+            }
+        }
+        deserializer.deserialize_seq(ForwardVisitor).map(Forwarded)
+    }
+}
+
+#[test]
+fn a_vector_read_through_a_forwarding_visitor_reads_back() {
+    for len in 0..=9 {
+        let values: Vec<String> = (0..len).map(|i| format!("s{i}")).collect();
+        let bytes = msgpack_serde::to_vec(&values).unwrap();
+        let Forwarded(read) = msgpack_serde::from_slice(&bytes).unwrap();
+        assert_eq!(read, values);
+    }
+}
+
+#[test]
+fn a_vector_read_in_place_keeps_serdes_in_place_path() {
+    let bytes = msgpack_serde::to_vec(&["a", "b", "c"]).unwrap();
+    for before in [vec![], vec!["x".to_string(); 2], vec!["y".to_string(); 6]] {
+        let mut place = before;
+        let mut de = Deserializer::from_slice(&bytes);
+        Vec::<String>::deserialize_in_place(&mut de, &mut place).unwrap();
+        assert_eq!(place, ["a", "b", "c"]);
+    }
 }
 
 thread_local! {

@@ -55,10 +55,15 @@ impl<'a, 'de, M: Strings<'a, 'de>, Vis: Visitor<'de>> Items<'_, 'a, 'de, M, Vis>
     /// its elements are read into the vector it returns, in the loop of
     /// `decoder/vec_elements.rs`.
     #[inline(always)]
+    #[allow(unsafe_code)]
     fn next_item<T: de::Deserialize<'de>, const VALUES: u64>(&mut self) -> Result<Option<T>> {
-        if let (ELEMENT, Some(fill)) = (VALUES, fill_of::<M, Vis, T>()) {
-            self.fill = Some(fill);
-            return Ok(None);
+        if VALUES == ELEMENT {
+            // SAFETY: this is `next_element::<T>` of the `SeqAccess`
+            // handed to `Vis::visit_seq` alone (`visit_items`).
+            if let Some(fill) = unsafe { fill_of::<M, Vis, T>() } {
+                self.fill = Some(fill);
+                return Ok(None);
+            }
         }
         if !self.advance::<VALUES>() {
             return Ok(None);

@@ -194,7 +194,7 @@ impl<'a, M> Decoder<'a, M> {
         } else {
             visitor.visit_seq(&mut items)?
         };
-        if let Some(fill) = items.fill {
+        if let (false, Some(fill)) = (IS_MAP, items.fill) {
             fill(items.de, &mut value, items.left)?;
             items.left = 0;
         }

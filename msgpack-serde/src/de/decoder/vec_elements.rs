@@ -10,7 +10,7 @@
 //! that the stores that wrote it are done by then.
 //!
 //! The visitor is told the array's length (its `size_hint`), reserves
-//! for it, and, asked for its first element, is given none: it returns
+//! for it (up to serde's cap), and, asked for its first element, is given none: it returns
 //! its empty vector, and the decoder hands that to [`Fill`], which reads
 //! the elements into it under the checks and limits of any array.
 //!
@@ -36,8 +36,14 @@ pub(in crate::de) type Fill<'a, 'de, M, V> =
 /// The [`Fill`] of `V`'s elements when `V` is the visitor serde's
 /// `Vec<T>` hands to `deserialize_seq`, `None` for any other visitor or
 /// element type: a constant once inlined.
+///
+/// # Safety
+///
+/// Called only from `next_element::<T>` of the `SeqAccess` handed to
+/// `V::visit_seq` alone, so that `T` is the very type serde's visitor
+/// asks for, lifetimes included (type ids do not see lifetimes).
 #[inline(always)]
-pub(in crate::de) fn fill_of<'a, 'de, M, V, T>() -> Option<Fill<'a, 'de, M, V>>
+pub(in crate::de) unsafe fn fill_of<'a, 'de, M, V, T>() -> Option<Fill<'a, 'de, M, V>>
 where
     M: Strings<'a, 'de>,
     V: Visitor<'de>,
@@ -50,8 +56,8 @@ where
     }
 }
 
-/// Whether `V` is serde's `Vec<T>` visitor, whose value is `Vec<T>`.
-/// Type ids do not see lifetimes: see [`fill`] for why that is enough.
+/// Whether `V` is serde's `Vec<T>` visitor, whose value is `Vec<T>`, up
+/// to lifetimes.
 #[inline(always)]
 fn is_vec_visitor<'de, V: Visitor<'de>, T: Deserialize<'de>>() -> bool {
     typeid::of::<V>() == vec_visitor::<T>() && typeid::of::<V::Value>() == typeid::of::<Vec<T>>()
@@ -67,11 +73,11 @@ where
 {
     assert!(is_vec_visitor::<V, T>(), "only serde's own Vec<T> visitor");
     // SAFETY: `V::Value` and `Vec<T>` have one type id (asserted above),
-    // so they are one type up to lifetimes; and up to lifetimes only
-    // because `fill` is only reached through `fill_of::<V, T>`, called in
-    // `next_element::<T>` of the `SeqAccess` handed to `V::visit_seq`
-    // alone: serde's visitor, asking for its own `T`, whose value is
-    // `Vec<T>` for that very `T`.
+    // so they are one type up to lifetimes; and lifetimes included, since
+    // `fill` is reached only through `fill_of::<M, V, T>`, whose caller
+    // (see its safety section) is the `SeqAccess` serde's visitor alone
+    // is given: the visitor's code, generic over its element type, asks
+    // for that very type, and its value is the `Vec` of it.
     let elements = unsafe { &mut *(value as *mut V::Value).cast::<Vec<T>>() };
     de.read_elements(elements, left)
 }
@@ -81,8 +87,9 @@ impl<'a, M> Decoder<'a, M> {
     /// in only after the next is read, so that its move does not wait on
     /// the stores that wrote it (see the module's documentation); only
     /// the fourth is moved in at once. Every result has a local of its
-    /// own, which the call writes straight into: a local assigned again
-    /// in the loop is written through a copy made at once, which waits.
+    /// own, which the call writes straight into: a rolling `held = next`
+    /// would copy each element once more, right after its call, and that
+    /// copy waits on the same stores.
     fn read_elements<'de, T: Deserialize<'de>>(
         &mut self,
         elements: &mut Vec<T>,
