@@ -275,7 +275,7 @@ fn a_vector_read_through_a_forwarding_visitor_reads_back() {
 }
 
 #[test]
-fn a_vector_read_in_place_keeps_serdes_in_place_path() {
+fn a_vector_read_in_place_reads_back() {
     let bytes = msgpack_serde::to_vec(&["a", "b", "c"]).unwrap();
     for before in [vec![], vec!["x".to_string(); 2], vec!["y".to_string(); 6]] {
         let mut place = before;

@@ -58,8 +58,10 @@ impl<'a, 'de, M: Strings<'a, 'de>, Vis: Visitor<'de>> Items<'_, 'a, 'de, M, Vis>
     #[allow(unsafe_code)]
     fn next_item<T: de::Deserialize<'de>, const VALUES: u64>(&mut self) -> Result<Option<T>> {
         if VALUES == ELEMENT {
-            // SAFETY: this is `next_element::<T>` of the `SeqAccess`
-            // handed to `Vis::visit_seq` alone (`visit_items`).
+            // SAFETY: this is `next_element::<T>`, and `Items` is built
+            // only in `visit_items` and handed to `Vis::visit_seq`: when
+            // `Vis` is serde's `Vec<U>` visitor, this is serde's code
+            // asking for `U` itself, so `T` is `U`, lifetimes included.
             if let Some(fill) = unsafe { fill_of::<M, Vis, T>() } {
                 self.fill = Some(fill);
                 return Ok(None);

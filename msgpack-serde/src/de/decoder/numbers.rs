@@ -17,13 +17,12 @@
 
 #![allow(unsafe_code)]
 
-use std::any::TypeId;
 use std::mem::ManuallyDrop;
 
 use msgpack_core::{marker, IntHead};
 use serde::de::{Deserialize, Visitor};
 
-use super::vec_elements::vec_visitor;
+use super::vec_elements::is_vec_visitor;
 use super::{Decoder, Strings};
 use crate::Result;
 
@@ -118,9 +117,7 @@ impl<'a, M> Decoder<'a, M> {
     where
         M: Strings<'a, 'de>,
     {
-        if typeid::of::<V>() != vec_visitor::<T>()
-            || typeid::of::<V::Value>() != TypeId::of::<Vec<T>>()
-        {
+        if !is_vec_visitor::<V, T>() {
             return Err(visitor);
         }
         let len = match self.reader.remaining().first() {

@@ -6,13 +6,15 @@
 //! call that returned it: wide loads of memory the element's
 //! `Deserialize` has just written field by field, which the processor
 //! cannot forward from those narrower stores and waits for, once an
-//! element. This loop reads the next element before it moves one in, so
-//! that the stores that wrote it are done by then.
+//! element. This loop reads the next element before it moves one in
+//! (three in four: see `read_elements`), so that the stores that wrote
+//! it are done by then.
 //!
 //! The visitor is told the array's length (its `size_hint`), reserves
-//! for it (up to serde's cap), and, asked for its first element, is given none: it returns
-//! its empty vector, and the decoder hands that to [`Fill`], which reads
-//! the elements into it under the checks and limits of any array.
+//! for it (up to serde's cap), and, asked for its first element, is
+//! given none: it returns its empty vector, and the decoder hands that
+//! to [`Fill`], which reads the elements into it under the checks and
+//! limits of any array.
 //!
 //! This module also holds the cast that lends the visitor's value to the
 //! loop as the `Vec<T>` it is, after checking the two are one type.
@@ -39,9 +41,11 @@ pub(in crate::de) type Fill<'a, 'de, M, V> =
 ///
 /// # Safety
 ///
-/// Called only from `next_element::<T>` of the `SeqAccess` handed to
-/// `V::visit_seq` alone, so that `T` is the very type serde's visitor
-/// asks for, lifetimes included (type ids do not see lifetimes).
+/// Called only from `next_element::<T>` of the `SeqAccess` that
+/// `visit_items` builds for `V` and hands to `V::visit_seq`: when `V` is
+/// serde's `Vec<U>` visitor, the caller is serde's code, which asks for
+/// `U` itself, so `T` is `U`, lifetimes included (type ids do not see
+/// lifetimes).
 #[inline(always)]
 pub(in crate::de) unsafe fn fill_of<'a, 'de, M, V, T>() -> Option<Fill<'a, 'de, M, V>>
 where
@@ -59,7 +63,7 @@ where
 /// Whether `V` is serde's `Vec<T>` visitor, whose value is `Vec<T>`, up
 /// to lifetimes.
 #[inline(always)]
-fn is_vec_visitor<'de, V: Visitor<'de>, T: Deserialize<'de>>() -> bool {
+pub(super) fn is_vec_visitor<'de, V: Visitor<'de>, T: Deserialize<'de>>() -> bool {
     typeid::of::<V>() == vec_visitor::<T>() && typeid::of::<V::Value>() == typeid::of::<Vec<T>>()
 }
 
@@ -75,9 +79,8 @@ where
     // SAFETY: `V::Value` and `Vec<T>` have one type id (asserted above),
     // so they are one type up to lifetimes; and lifetimes included, since
     // `fill` is reached only through `fill_of::<M, V, T>`, whose caller
-    // (see its safety section) is the `SeqAccess` serde's visitor alone
-    // is given: the visitor's code, generic over its element type, asks
-    // for that very type, and its value is the `Vec` of it.
+    // (see its safety section) is serde's visitor asking for its own
+    // element type, whose `Vec` is its value.
     let elements = unsafe { &mut *(value as *mut V::Value).cast::<Vec<T>>() };
     de.read_elements(elements, left)
 }
@@ -87,9 +90,9 @@ impl<'a, M> Decoder<'a, M> {
     /// in only after the next is read, so that its move does not wait on
     /// the stores that wrote it (see the module's documentation); only
     /// the fourth is moved in at once. Every result has a local of its
-    /// own, which the call writes straight into: a rolling `held = next`
-    /// would copy each element once more, right after its call, and that
-    /// copy waits on the same stores.
+    /// own, which the call writes straight into (a local assigned again
+    /// is written through a copy that waits too: `benches/RESULTS.md`,
+    /// step 29).
     fn read_elements<'de, T: Deserialize<'de>>(
         &mut self,
         elements: &mut Vec<T>,
@@ -118,7 +121,8 @@ impl<'a, M> Decoder<'a, M> {
             elements.push(third?);
             elements.push(fourth?);
         }
-        // The last two or three: a pair, as above, and then one.
+        // The last one to three: a pair, as above, if two are left, then
+        // one, if one is.
         if left >= 2 {
             left -= 2;
             let first = self.element::<T>();
@@ -149,7 +153,7 @@ impl<'a, M> Decoder<'a, M> {
 /// The type of the visitor serde's `Vec<T>` hands to `deserialize_seq`,
 /// found by asking it (a constant once inlined).
 #[inline(always)]
-pub(super) fn vec_visitor<'de, T: Deserialize<'de>>() -> TypeId {
+fn vec_visitor<'de, T: Deserialize<'de>>() -> TypeId {
     let seen = Cell::new(None);
     let _ = Vec::<T>::deserialize(Probe(&seen));
     // The probe sees every visitor serde's impl passes; one that never
@@ -199,7 +203,49 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::VecDeque;
+
     use super::*;
+
+    /// Notes whether the visitor `deserialize_seq` is given is serde's
+    /// `Vec<String>` visitor.
+    struct Recognise<'a>(&'a Cell<Option<bool>>);
+
+    impl<'de> de::Deserializer<'de> for Recognise<'_> {
+        type Error = ProbeError;
+
+        fn deserialize_seq<V: Visitor<'de>>(
+            self,
+            _: V,
+        ) -> core::result::Result<V::Value, ProbeError> {
+            self.0.set(Some(is_vec_visitor::<V, String>()));
+            Err(ProbeError)
+        }
+
+        fn deserialize_any<V: Visitor<'de>>(
+            self,
+            _: V,
+        ) -> core::result::Result<V::Value, ProbeError> {
+            Err(ProbeError)
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct tuple
+            tuple_struct map struct enum identifier ignored_any
+        }
+    }
+
+    #[test]
+    fn recognises_serdes_vec_visitor_of_its_own_element_type_only() {
+        let seen = Cell::new(None);
+        let _ = Vec::<String>::deserialize(Recognise(&seen));
+        assert_eq!(seen.get(), Some(true));
+        let _ = Vec::<Box<str>>::deserialize(Recognise(&seen));
+        assert_eq!(seen.get(), Some(false));
+        let _ = VecDeque::<String>::deserialize(Recognise(&seen));
+        assert_eq!(seen.get(), Some(false));
+    }
 
     #[test]
     fn finds_the_visitor_of_serdes_vec_impl_and_no_other() {
