@@ -1,6 +1,7 @@
 //! Tests of the codec that count the bytes it scans.
 
 use super::*;
+use bytes::Bytes;
 
 /// A 10 MB value: an array of ten 1 MB strings and 1000 short ones,
 /// so that chunks cut headers and payloads everywhere.
