@@ -5,7 +5,7 @@
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::decoder::{fill_of, Decoder, Fill, Strings};
+use super::decoder::{fill_of, map_fill_of, Decoder, Fill, Strings};
 use crate::{Error, Result};
 
 /// The elements of an array, or the entries of a map, being read by the
@@ -14,8 +14,10 @@ pub(super) struct Items<'x, 'a, 'de, M, Vis: Visitor<'de>> {
     pub(super) de: &'x mut Decoder<'a, M>,
     pub(super) left: u32,
     /// Set when `Vis` is serde's `Vec<T>` visitor and has asked for its
-    /// first element: what reads the elements into the vector it returns
-    /// (`decoder/vec_elements.rs`).
+    /// first element, or serde's `BTreeMap<K, V>` visitor and has asked
+    /// for its first entry: what reads the elements into the vector it
+    /// returns (`decoder/vec_elements.rs`), or the entries into the map
+    /// (`decoder/map_entries.rs`).
     pub(super) fill: Option<Fill<'a, 'de, M, Vis>>,
 }
 
@@ -121,6 +123,33 @@ impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
     #[inline(always)]
     fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
         V::deserialize(&mut *self.de)
+    }
+
+    /// serde's provided method, without the `PhantomData` seeds, as
+    /// `next_key` and `next_value`: serde's maps read their entries here.
+    /// serde's `BTreeMap<K, V>` visitor (a constant test) is given no
+    /// entry: its entries are read into the map it returns, by
+    /// `decoder/map_entries.rs`.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn next_entry<K, V>(&mut self) -> Result<Option<(K, V)>>
+    where
+        K: de::Deserialize<'de>,
+        V: de::Deserialize<'de>,
+    {
+        // SAFETY: this is `next_entry::<K, V>`, and `Items` is built only
+        // in `visit_items` and handed to `Vis::visit_map`: when `Vis` is
+        // serde's `BTreeMap<K2, V2>` visitor, this is serde's code asking
+        // for `K2` and `V2` themselves, so `K` is `K2` and `V` is `V2`,
+        // lifetimes included.
+        if let Some(fill) = unsafe { map_fill_of::<M, Vis, K, V>() } {
+            self.fill = Some(fill);
+            return Ok(None);
+        }
+        match self.next_item::<K, ENTRY>()? {
+            Some(key) => Ok(Some((key, V::deserialize(&mut *self.de)?))),
+            None => Ok(None),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -23,9 +23,12 @@ use serde::de::{self, Visitor};
 
 use super::access::Items;
 use super::ext::ExtDeserializer;
+pub(super) use map_entries::map_fill_of;
 pub(super) use vec_elements::{fill_of, Fill};
 mod deserializer;
+mod map_entries;
 mod numbers;
+mod probe;
 mod vec_elements;
 pub(crate) mod whole;
 
@@ -194,7 +197,7 @@ impl<'a, M> Decoder<'a, M> {
         } else {
             visitor.visit_seq(&mut items)?
         };
-        if let (false, Some(fill)) = (IS_MAP, items.fill) {
+        if let Some(fill) = items.fill {
             fill(items.de, &mut value, items.left)?;
             items.left = 0;
         }

@@ -21,12 +21,9 @@
 
 #![allow(unsafe_code)]
 
-use std::any::TypeId;
-use std::cell::Cell;
-use std::fmt;
+use serde::de::{Deserialize, Visitor};
 
-use serde::de::{self, Deserialize, Visitor};
-
+use super::probe::visitor_of;
 use super::{Decoder, Strings};
 use crate::Result;
 
@@ -64,7 +61,8 @@ where
 /// to lifetimes.
 #[inline(always)]
 pub(super) fn is_vec_visitor<'de, V: Visitor<'de>, T: Deserialize<'de>>() -> bool {
-    typeid::of::<V>() == vec_visitor::<T>() && typeid::of::<V::Value>() == typeid::of::<Vec<T>>()
+    typeid::of::<V>() == visitor_of::<Vec<T>>()
+        && typeid::of::<V::Value>() == typeid::of::<Vec<T>>()
 }
 
 /// Reads the `left` elements of the array at the reader into `value`,
@@ -150,61 +148,14 @@ impl<'a, M> Decoder<'a, M> {
     }
 }
 
-/// The type of the visitor serde's `Vec<T>` hands to `deserialize_seq`,
-/// found by asking it (a constant once inlined).
-#[inline(always)]
-fn vec_visitor<'de, T: Deserialize<'de>>() -> TypeId {
-    let seen = Cell::new(None);
-    let _ = Vec::<T>::deserialize(Probe(&seen));
-    // The probe sees every visitor serde's impl passes; one that never
-    // reached `deserialize_seq` matches no visitor.
-    seen.get().unwrap_or(TypeId::of::<Probe<'static>>())
-}
-
-/// A deserializer that only notes the type of the visitor
-/// `deserialize_seq` is given.
-struct Probe<'a>(&'a Cell<Option<TypeId>>);
-
-#[derive(Debug)]
-struct ProbeError;
-
-impl fmt::Display for ProbeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("probe")
-    }
-}
-
-impl std::error::Error for ProbeError {}
-
-impl de::Error for ProbeError {
-    fn custom<E: fmt::Display>(_: E) -> Self {
-        ProbeError
-    }
-}
-
-impl<'de> de::Deserializer<'de> for Probe<'_> {
-    type Error = ProbeError;
-
-    fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> core::result::Result<V::Value, ProbeError> {
-        self.0.set(Some(typeid::of::<V>()));
-        Err(ProbeError)
-    }
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> core::result::Result<V::Value, ProbeError> {
-        Err(ProbeError)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
     use std::collections::VecDeque;
 
+    use serde::de;
+
+    use super::super::probe::ProbeError;
     use super::*;
 
     /// Notes whether the visitor `deserialize_seq` is given is serde's
@@ -245,11 +196,5 @@ mod tests {
         assert_eq!(seen.get(), Some(false));
         let _ = VecDeque::<String>::deserialize(Recognise(&seen));
         assert_eq!(seen.get(), Some(false));
-    }
-
-    #[test]
-    fn finds_the_visitor_of_serdes_vec_impl_and_no_other() {
-        assert_ne!(vec_visitor::<i64>(), vec_visitor::<u64>());
-        assert_ne!(vec_visitor::<i64>(), TypeId::of::<Probe<'static>>());
     }
 }
