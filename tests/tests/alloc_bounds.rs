@@ -14,6 +14,7 @@
 #[path = "../../fuzz/src/budget.rs"]
 mod budget;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::io::Cursor;
 
@@ -93,6 +94,12 @@ fn paths() -> Vec<Path> {
         ("serde from_slice::<Vec<Vec<u64>>>", |b| {
             ok(msgpack_serde::from_slice::<Vec<Vec<u64>>>(b))
         }),
+        ("serde from_slice::<BTreeMap<u64, Vec<u64>>>", |b| {
+            ok(msgpack_serde::from_slice::<BTreeMap<u64, Vec<u64>>>(b))
+        }),
+        ("serde from_slice::<BTreeSet<String>>", |b| {
+            ok(msgpack_serde::from_slice::<BTreeSet<String>>(b))
+        }),
         ("serde from_slice::<IgnoredAny>", |b| {
             ok(msgpack_serde::from_slice::<IgnoredAny>(b))
         }),
@@ -106,6 +113,11 @@ fn paths() -> Vec<Path> {
             ok(msgpack_serde::from_reader::<_, Vec<Vec<u64>>>(Cursor::new(
                 b,
             )))
+        }),
+        ("serde from_reader::<BTreeMap<String, Value>>", |b| {
+            ok(msgpack_serde::from_reader::<_, BTreeMap<String, Value>>(
+                Cursor::new(b),
+            ))
         }),
         ("StreamDeserializer::<Value> slice", |b| {
             StreamDeserializer::<_, Value>::from_slice(b).all(|r| r.is_ok())

@@ -5,7 +5,7 @@
 
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::decoder::{fill_of, map_fill_of, Decoder, Fill, Strings};
+use super::decoder::{fill_of, map_fill_of, set_fill_of, Decoder, Fill, Strings};
 use crate::{Error, Result};
 
 /// The elements of an array, or the entries of a map, being read by the
@@ -13,11 +13,11 @@ use crate::{Error, Result};
 pub(super) struct Items<'x, 'a, 'de, M, Vis: Visitor<'de>> {
     pub(super) de: &'x mut Decoder<'a, M>,
     pub(super) left: u32,
-    /// Set when `Vis` is serde's `Vec<T>` visitor and has asked for its
-    /// first element, or serde's `BTreeMap<K, V>` visitor and has asked
-    /// for its first entry: what reads the elements into the vector it
-    /// returns (`decoder/vec_elements.rs`), or the entries into the map
-    /// (`decoder/map_entries.rs`).
+    /// Set when `Vis` is serde's `Vec<T>` (or `BTreeSet<T>`) visitor and
+    /// has asked for its first element, or serde's `BTreeMap<K, V>`
+    /// visitor and has asked for its first entry: what reads the elements
+    /// into the vector it returns (`decoder/vec_elements.rs`), or the
+    /// entries into the set or map (`decoder/btree_entries.rs`).
     pub(super) fill: Option<Fill<'a, 'de, M, Vis>>,
 }
 
@@ -55,7 +55,9 @@ impl<'a, 'de, M: Strings<'a, 'de>, Vis: Visitor<'de>> Items<'_, 'a, 'de, M, Vis>
     ///
     /// serde's `Vec<T>` visitor (a constant test) is given no element:
     /// its elements are read into the vector it returns, in the loop of
-    /// `decoder/vec_elements.rs`.
+    /// `decoder/vec_elements.rs`; so is serde's `BTreeSet<T>` visitor, for
+    /// the element types `decoder/btree_entries.rs` orders, whose
+    /// elements are built into the set it returns.
     #[inline(always)]
     #[allow(unsafe_code)]
     fn next_item<T: de::Deserialize<'de>, const VALUES: u64>(&mut self) -> Result<Option<T>> {
@@ -65,6 +67,10 @@ impl<'a, 'de, M: Strings<'a, 'de>, Vis: Visitor<'de>> Items<'_, 'a, 'de, M, Vis>
             // `Vis` is serde's `Vec<U>` visitor, this is serde's code
             // asking for `U` itself, so `T` is `U`, lifetimes included.
             if let Some(fill) = unsafe { fill_of::<M, Vis, T>() } {
+                self.fill = Some(fill);
+                return Ok(None);
+            }
+            if let Some(fill) = set_fill_of::<M, Vis, T>() {
                 self.fill = Some(fill);
                 return Ok(None);
             }
@@ -129,7 +135,7 @@ impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
     /// `next_key` and `next_value`: serde's maps read their entries here.
     /// serde's `BTreeMap<K, V>` visitor (a constant test) is given no
     /// entry: its entries are read into the map it returns, by
-    /// `decoder/map_entries.rs`.
+    /// `decoder/btree_entries.rs`.
     #[inline(always)]
     #[allow(unsafe_code)]
     fn next_entry<K, V>(&mut self) -> Result<Option<(K, V)>>

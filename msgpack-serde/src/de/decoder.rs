@@ -23,10 +23,10 @@ use serde::de::{self, Visitor};
 
 use super::access::Items;
 use super::ext::ExtDeserializer;
-pub(super) use map_entries::map_fill_of;
+pub(super) use btree_entries::{map_fill_of, set_fill_of};
 pub(super) use vec_elements::{fill_of, Fill};
+mod btree_entries;
 mod deserializer;
-mod map_entries;
 mod numbers;
 mod probe;
 mod vec_elements;

@@ -1,6 +1,7 @@
 //! Which visitor a type's own `Deserialize` hands the deserializer, found
 //! by asking it: how the decoder recognises serde's `Vec<T>` and
-//! `BTreeMap<K, V>` visitors (`vec_elements.rs`, `map_entries.rs`).
+//! `BTreeMap<K, V>` and `BTreeSet<T>` visitors (`vec_elements.rs`,
+//! `btree_entries.rs`).
 
 use std::any::TypeId;
 use std::cell::Cell;

@@ -27,8 +27,10 @@ use super::probe::visitor_of;
 use super::{Decoder, Strings};
 use crate::Result;
 
-/// What reads an array's elements into the vector serde's `Vec<T>`
-/// visitor (`V`) returned: the decoder, the vector, the elements left.
+/// What reads the elements of an array, or the entries of a map, into the
+/// collection a visitor of serde's (`V`) returned: serde's `Vec<T>` here,
+/// its `BTreeMap<K, V>` and `BTreeSet<T>` in `btree_entries.rs`. It takes
+/// the decoder, the collection and the elements left.
 pub(in crate::de) type Fill<'a, 'de, M, V> =
     fn(&mut Decoder<'a, M>, &mut <V as Visitor<'de>>::Value, u32) -> Result<()>;
 

@@ -1,13 +1,13 @@
-//! `BTreeMap<K, V>` with string and integer keys, whose entries the
-//! decoder reads in a loop of its own and builds into the map in one
-//! pass (`de/decoder/map_entries.rs`), against serde's entry-by-entry
-//! inserts (the same entries read by a visitor the decoder does not
-//! recognise) and against rmp-serde: the same maps from entries in any
-//! order and with repeated keys, the same errors at the same offsets,
-//! every entry dropped once.
+//! `BTreeMap<K, V>` and `BTreeSet<T>` with string and integer keys,
+//! whose entries the decoder reads in a loop of its own and builds into
+//! the tree in one pass (`de/decoder/btree_entries.rs`), against serde's
+//! entry-by-entry inserts (the same entries read by a visitor the decoder
+//! does not recognise) and against rmp-serde: the same collections from
+//! entries in any order and with repeated keys, the same errors at the
+//! same offsets, every entry dropped once.
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::io::Cursor;
 use std::marker::PhantomData;
@@ -15,12 +15,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use msgpack_serde::{Deserializer, Limits};
 use proptest::prelude::*;
-use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
+use serde::de::{self, DeserializeOwned, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 /// A map read entry by entry, each inserted as it comes, as serde's own
 /// visitor does: by a visitor of its own, which the decoder does not
-/// recognise.
+/// recognise, through `next_key` and `next_value` (serde's visitor asks
+/// for `next_entry`).
 #[derive(Debug, PartialEq)]
 struct Inserted<K: Ord, V>(BTreeMap<K, V>);
 
@@ -34,8 +35,8 @@ impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for I
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut values = BTreeMap::new();
-                while let Some((key, value)) = map.next_entry()? {
-                    values.insert(key, value);
+                while let Some(key) = map.next_key()? {
+                    values.insert(key, map.next_value()?);
                 }
                 Ok(values)
             }
@@ -120,14 +121,26 @@ proptest! {
     #[test]
     fn integer_keys_of_every_width(
         bytes in prop::collection::vec((any::<u8>(), any::<bool>()), 0..24),
+        small in prop::collection::vec((-3i8..3, any::<u8>()), 0..24),
+        shorts in prop::collection::vec((any::<u16>(), ".{0,4}"), 0..24),
         signed in prop::collection::vec((any::<i16>(), ".{0,4}"), 0..24),
-        wide in prop::collection::vec((any::<u64>(), any::<Option<i8>>()), 0..24),
+        words in prop::collection::vec((any::<u32>(), any::<i64>()), 0..24),
         narrow in prop::collection::vec((-3i32..3, any::<i32>()), 0..24),
+        wide in prop::collection::vec((any::<u64>(), any::<Option<i8>>()), 0..24),
+        longs in prop::collection::vec((any::<i64>(), any::<u16>()), 0..24),
     ) {
         agree(&bytes)?;
+        agree(&small)?;
+        agree(&shorts)?;
         agree(&signed)?;
-        agree(&wide)?;
+        agree(&words)?;
         agree(&narrow)?;
+        agree(&wide)?;
+        agree(&longs)?;
+        let mut ascending = longs.clone();
+        ascending.sort_by_key(|(key, _)| *key);
+        ascending.dedup_by_key(|(key, _)| *key);
+        agree(&ascending)?;
     }
 
     #[test]
@@ -241,10 +254,11 @@ fn limits_hold_inside_the_loop() {
 thread_local! {
     static MADE: Cell<usize> = const { Cell::new(0) };
     static DROPPED: Cell<usize> = const { Cell::new(0) };
+    static DROPPED_BEFORE_42: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A value that counts its makings and drops, fails to read from 13 and
-/// panics on 99.
+/// A value that counts its makings and drops, fails to read from 13,
+/// panics on 99 and notes the drops so far when it reads 42.
 #[derive(Debug)]
 struct Counted(#[allow(dead_code)] u8);
 
@@ -254,6 +268,9 @@ impl<'de> Deserialize<'de> for Counted {
             13 => Err(de::Error::custom("thirteen")),
             99 => panic!("ninety-nine"),
             n => {
+                if n == 42 {
+                    DROPPED_BEFORE_42.set(DROPPED.get());
+                }
                 MADE.set(MADE.get() + 1);
                 Ok(Counted(n))
             }
@@ -271,13 +288,14 @@ impl Drop for Counted {
 fn every_value_is_dropped_once_when_one_fails_or_panics() {
     for len in 1..=10u8 {
         for bad in 0..len {
-            for poison in [13, 99] {
+            for (poison, descending) in [(13, false), (13, true), (99, false), (99, true)] {
                 MADE.set(0);
                 DROPPED.set(0);
-                // Keys in descending order, so that the entries are sorted
-                // after they are read.
+                // Keys in order (read into the vector before the tree is
+                // built) or descending (inserted from the second on).
+                let key = |i: u8| if descending { len - i } else { i };
                 let entries: Vec<(u8, u8)> = (0..len)
-                    .map(|i| (len - i, if i == bad { poison } else { i }))
+                    .map(|i| (key(i), if i == bad { poison } else { i }))
                     .collect();
                 let bytes = map_bytes(&entries);
                 let read = catch_unwind(AssertUnwindSafe(|| {
@@ -301,14 +319,19 @@ fn every_value_is_dropped_once_when_one_fails_or_panics() {
         }
     }
     // Read whole, out of order and with repeats: the values a repeat
-    // replaced are dropped too, and the rest with the map.
+    // replaced are dropped when it is read, as serde's inserts drop them
+    // (the value 42 notes how many were dropped before it), and the rest
+    // with the map.
     MADE.set(0);
     DROPPED.set(0);
-    let bytes = map_bytes(&[(3u8, 1u8), (1, 2), (3, 3), (2, 4), (1, 5)]);
+    let bytes = map_bytes(&[(1u8, 1u8), (1, 3), (2, 2), (4, 42), (1, 5)]);
     let read = msgpack_serde::from_slice::<BTreeMap<u8, Counted>>(&bytes).unwrap();
     assert_eq!((read.len(), MADE.get(), DROPPED.get()), (3, 5, 2));
+    assert_eq!(DROPPED_BEFORE_42.get(), 1);
     drop(read);
     assert_eq!(DROPPED.get(), 5);
+    let usual = msgpack_serde::from_slice::<Inserted<u8, Counted>>(&bytes).unwrap();
+    assert_eq!((usual.0.len(), DROPPED_BEFORE_42.get()), (3, 6));
 }
 
 #[test]
@@ -332,5 +355,132 @@ fn maps_inside_structs_and_options_read_back() {
         msgpack_serde::to_vec_compact(&value).unwrap(),
     ] {
         assert_eq!(msgpack_serde::from_slice::<Labels>(&bytes).unwrap(), value);
+    }
+}
+
+/// A set read element by element, each inserted as it comes, as serde's
+/// own visitor does, by a visitor the decoder does not recognise.
+#[derive(Debug, PartialEq)]
+struct InsertedSet<T: Ord>(BTreeSet<T>);
+
+impl<'de, T: Deserialize<'de> + Ord> Deserialize<'de> for InsertedSet<T> {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct InsertVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de> + Ord> Visitor<'de> for InsertVisitor<T> {
+            type Value = BTreeSet<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a set")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut values = BTreeSet::new();
+                while let Some(value) = seq.next_element()? {
+                    values.insert(value);
+                }
+                Ok(values)
+            }
+        }
+        deserializer
+            .deserialize_seq(InsertVisitor(PhantomData))
+            .map(InsertedSet)
+    }
+}
+
+/// `T`'s set from `bytes` every way: from a slice and a reader, and
+/// serde's element-by-element path, in order.
+fn every_set_way<T: DeserializeOwned + Ord>(bytes: &[u8]) -> [Result<BTreeSet<T>, String>; 3] {
+    let message = |error: msgpack_serde::Error| error.to_string();
+    [
+        msgpack_serde::from_slice::<BTreeSet<T>>(bytes).map_err(message),
+        msgpack_serde::from_reader::<_, BTreeSet<T>>(Cursor::new(bytes)).map_err(message),
+        msgpack_serde::from_slice::<InsertedSet<T>>(bytes)
+            .map(|inserted| inserted.0)
+            .map_err(message),
+    ]
+}
+
+/// `elements`, in their order and with their repeats, read as the set
+/// inserting them one by one makes, every way and by rmp-serde; every cut
+/// of their bytes fails the same every way.
+fn set_agrees<T>(elements: &[T]) -> Result<(), TestCaseError>
+where
+    T: Serialize + DeserializeOwned + Ord + Clone + Debug,
+{
+    let expected: BTreeSet<T> = elements.iter().cloned().collect();
+    let bytes = msgpack_serde::to_vec(elements).unwrap();
+    for read in every_set_way::<T>(&bytes) {
+        prop_assert_eq!(read.as_ref(), Ok(&expected));
+    }
+    prop_assert_eq!(
+        rmp_serde::from_slice::<BTreeSet<T>>(&bytes).unwrap(),
+        expected
+    );
+    for cut in 0..bytes.len() {
+        let [slice, reader, usual] = every_set_way::<T>(&bytes[..cut]);
+        prop_assert!(usual.is_err());
+        prop_assert_eq!(&slice, &usual);
+        prop_assert_eq!(&reader, &usual);
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn sets_of_strings_and_integers_in_any_order_with_repeats(
+        strings in prop::collection::vec("[a-d]{0,3}", 0..24),
+        wide in prop::collection::vec(any::<i64>(), 0..24),
+        narrow in prop::collection::vec(0u8..6, 0..24),
+    ) {
+        set_agrees(&strings)?;
+        set_agrees(&wide)?;
+        set_agrees(&narrow)?;
+        let mut sorted = strings.clone();
+        sorted.sort();
+        sorted.dedup();
+        set_agrees(&sorted)?;
+    }
+}
+
+#[test]
+fn a_bad_element_of_a_set_fails_at_its_offset_at_every_position() {
+    for len in 1..=9usize {
+        for bad in 0..len {
+            let mut bytes = vec![0x90 | len as u8];
+            for i in 0..len {
+                if i == bad {
+                    bytes.extend([0x91, 0x07]);
+                } else {
+                    bytes.extend([0xa1, b'a' + i as u8]);
+                }
+            }
+            let [slice, reader, usual] = every_set_way::<String>(&bytes);
+            let offset = 1 + 2 * bad;
+            let expected = format!("invalid type: sequence, expected a string at offset {offset}");
+            assert_eq!(usual.unwrap_err(), expected);
+            assert_eq!(slice.unwrap_err(), expected);
+            assert_eq!(reader.unwrap_err(), expected);
+        }
+    }
+}
+
+#[test]
+fn limits_hold_inside_a_sets_loop() {
+    // The array and its five elements take six values.
+    let bytes = msgpack_serde::to_vec(&["e", "d", "c", "b", "a"]).unwrap();
+    for limit in 1..=6 {
+        let limits = Limits::default().max_values(limit);
+        let mut de = Deserializer::from_slice(&bytes).with_limits(limits);
+        let read = BTreeSet::<String>::deserialize(&mut de).map_err(|e| e.to_string());
+        let mut de = Deserializer::from_slice(&bytes).with_limits(limits);
+        let usual = InsertedSet::<String>::deserialize(&mut de)
+            .map(|inserted| inserted.0)
+            .map_err(|e| e.to_string());
+        assert_eq!(read, usual);
+        match limit {
+            6 => assert_eq!(read.unwrap().len(), 5),
+            _ => assert_eq!(
+                read.unwrap_err(),
+                format!("more values than the limit of {limit} at offset 0")
+            ),
+        }
     }
 }
