@@ -484,3 +484,39 @@ fn limits_hold_inside_a_sets_loop() {
         }
     }
 }
+
+#[test]
+fn lengths_around_the_first_reservation_in_order_and_breaking_order() {
+    // `(u64, u64)` entries: 64 fit in the first 1 KiB reserved; `String`
+    // elements of a set: 42.
+    let lengths = [1, 2, 41, 42, 43, 63, 64, 65, 66, 127, 128, 129, 130];
+    for len in lengths {
+        let ascending: Vec<(u64, u64)> = (0..len).map(|i| (3 * i + 1, i)).collect();
+        let mut orders = vec![ascending.clone()];
+        for at in [1, 41, 42, 43, 63, 64, 65, len / 2, len - 1] {
+            if at > 0 && at < len {
+                // The key at `at` repeats the first: out of order there.
+                let mut broken = ascending.clone();
+                broken[at as usize].0 = 1;
+                orders.push(broken);
+            }
+        }
+        for entries in orders {
+            let mut expected = BTreeMap::new();
+            for &(key, value) in &entries {
+                expected.insert(key, value);
+            }
+            let bytes = map_bytes(&entries);
+            for read in every_way::<u64, u64>(&bytes) {
+                assert_eq!(read.as_ref(), Ok(&expected), "{len} entries");
+            }
+            let elements: Vec<String> =
+                entries.iter().map(|(key, _)| format!("{key:04}")).collect();
+            let bytes = msgpack_serde::to_vec(&elements).unwrap();
+            let expected: BTreeSet<String> = elements.iter().cloned().collect();
+            for read in every_set_way::<String>(&bytes) {
+                assert_eq!(read.as_ref(), Ok(&expected), "{len} elements");
+            }
+        }
+    }
+}

@@ -54,7 +54,25 @@ struct Record {
 fn hostile() -> Vec<(&'static str, Vec<u8>)> {
     let mut bytes_after_array16 = vec![0xdc, 0xff, 0xff];
     bytes_after_array16.extend([0x91; 1000]);
+    // Keys in order past the first room a `BTreeMap` or `BTreeSet` reads
+    // into (then room for all it claims is reserved), then invalid bytes.
+    let mut in_order_then_invalid = vec![0xdc, 0x03, 0xe8];
+    let mut map_in_order_then_invalid = vec![0xde, 0x02, 0x58];
+    for key in 0..100u8 {
+        in_order_then_invalid.extend([0xa2, b'a' + key / 26, b'a' + key % 26]);
+        map_in_order_then_invalid.extend([key, 0x90]);
+    }
+    in_order_then_invalid.extend([0xc1; 900]);
+    map_in_order_then_invalid.extend([0xc1; 1000]);
     vec![
+        (
+            "array16 of 1000, 100 strings in order, then 0xc1",
+            in_order_then_invalid,
+        ),
+        (
+            "map16 of 600, 100 keys in order, then 0xc1",
+            map_in_order_then_invalid,
+        ),
         (
             "array32 of 2^32-1, no body",
             vec![0xdd, 0xff, 0xff, 0xff, 0xff],

@@ -7,8 +7,9 @@
 //! collection whose keys arrive in ascending order (every one a
 //! `BTreeMap` or `BTreeSet` wrote) needs none of that: its entries are
 //! collected, each key compared with the one before, and handed to
-//! `FromIterator`, which builds the tree from sorted entries leaf by
-//! leaf. From the first key that is not greater than the one before, the
+//! `FromIterator`, which sorts them again (one comparison an entry when
+//! in order; from 4 KiB of entries, with a scratch buffer) and builds the
+//! tree from them leaf by leaf. From the first key that is not greater than the one before, the
 //! tree is built from the entries so far and the rest are inserted one
 //! by one, as serde's visitor does: the collection, and when a repeated
 //! key's value is dropped, are serde's.
@@ -19,8 +20,12 @@
 //! checks and limits of any map or array. Keys are strings and integers:
 //! types without lifetimes whose order is total (a user's `Ord` that is
 //! not would build another tree than inserts do). Each arm of the key
-//! list is gated by a constant (sizes only), so that a visitor of
-//! another collection or key does not compile the loop for it.
+//! list is gated by a constant (the sizes of the key and of the
+//! visitor's value), so that a visitor of a collection or key of another
+//! size does not compile the loop for that key; one of the same sizes (a
+//! `Vec<String>`'s visitor, a `u64` key's `i64` twin) compiles a small
+//! `Fill` that the type checks never call (the loop's parts generic over
+//! the key and value alone are shared).
 //!
 //! This module also holds the casts that lend the visitor's value to the
 //! loop as the `BTreeMap<K, V>` or `BTreeSet<T>` it is, after checking
@@ -49,12 +54,12 @@ use crate::Result;
 ///
 /// # Safety
 ///
-/// The `Fill` returned may be called only from `next_entry::<K, Val>`
-/// of the `MapAccess` that `visit_items` builds for `V` and hands to
-/// `V::visit_map`: when `V` is serde's `BTreeMap<K2, Val2>` visitor, the
-/// caller is serde's code, which asks for `K2` and `Val2` themselves, so
-/// `K` is `K2` and `Val` is `Val2`, lifetimes included (type ids do not
-/// see lifetimes).
+/// `Val` must be the value type of the map `V` builds, lifetimes
+/// included (type ids do not see lifetimes): call this only from
+/// `next_entry::<K, Val>` of the `MapAccess` that `visit_items` builds
+/// for `V` and hands to `V::visit_map`, to fill the map `V` returns then.
+/// When `V` is serde's `BTreeMap<K2, Val2>` visitor, that caller is
+/// serde's code, which asks for `K2` and `Val2` themselves.
 #[inline(always)]
 pub(in crate::de) unsafe fn map_fill_of<'a, 'de, M, V, K, Val>() -> Option<Fill<'a, 'de, M, V>>
 where
@@ -150,6 +155,7 @@ where
     // (see its safety section) is serde's visitor asking for its own
     // entry types, whose `BTreeMap` is its value.
     let map = unsafe { &mut *(value as *mut V::Value).cast::<BTreeMap<K, Val>>() };
+    debug_assert!(map.is_empty(), "serde's visitor returns its map empty");
     #[cfg(test)]
     FILLED.set(FILLED.get() + 1);
     let mut ascending = Vec::with_capacity(in_order_first::<(K, Val)>(left));
@@ -196,6 +202,7 @@ where
     // above), and `BTreeSet<T>` has no lifetimes (`T` is `'static`), so
     // they are one type.
     let set = unsafe { &mut *(value as *mut V::Value).cast::<BTreeSet<T>>() };
+    debug_assert!(set.is_empty(), "serde's visitor returns its set empty");
     #[cfg(test)]
     FILLED.set(FILLED.get() + 1);
     let mut ascending = Vec::with_capacity(in_order_first::<T>(left));
@@ -220,12 +227,12 @@ where
 }
 
 /// The entries room is reserved for at the start: as many as fit in
-/// 1 KiB (or all, when fewer). Room for the rest is reserved only once
+/// 1 KiB, at least one (or all, when fewer). Room for the rest is reserved only once
 /// these have arrived in order, so that a collection out of order from
 /// its start (most often from its second entry) allocates no more than a
 /// small vector, which the allocator keeps at hand.
 fn in_order_first<T>(len: u32) -> usize {
-    (len as usize).min((1 << 10) / size_of::<T>().max(1))
+    (len as usize).min(((1 << 10) / size_of::<T>().max(1)).max(1))
 }
 
 /// Room for all of the `len` entries (as `cautious` allows) once the
@@ -233,12 +240,13 @@ fn in_order_first<T>(len: u32) -> usize {
 #[inline(always)]
 fn reserve_once_in_order<T>(ascending: &mut Vec<T>, len: u32) {
     if ascending.len() == in_order_first::<T>(len) {
-        ascending.reserve(cautious::<T>(len).saturating_sub(ascending.len()));
+        ascending.reserve_exact(cautious::<T>(len).saturating_sub(ascending.len()));
     }
 }
 
-/// What to reserve for `len` items: the length, up to 1 MiB, as serde's
-/// `Vec` and `HashMap` visitors reserve (serde's `size_hint::cautious`).
+/// What to reserve for `len` items: the length, up to 1 MiB of them, the
+/// rule serde's `Vec` and `HashMap` visitors follow
+/// (`size_hint::cautious`).
 fn cautious<T>(len: u32) -> usize {
     (len as usize).min((1 << 20) / size_of::<T>().max(1))
 }
