@@ -31,8 +31,8 @@ pub const DEFAULT_MAX_FRAME_LEN: usize = 16 << 20;
 /// write buffer), and decodes `Dec`, which is any `DeserializeOwned` type (derived ones
 /// included), or one of two types it treats apart:
 /// [`Value`] (decoded by the wire layer, without recursion), and
-/// [`Bytes`] or [`BytesMut`]: the raw frame, exactly one value's bytes,
-/// checked but not decoded, for proxies and relays.
+/// [`Bytes`](bytes::Bytes) or [`BytesMut`]: the raw frame, exactly one
+/// value's bytes, checked but not decoded, for proxies and relays.
 ///
 /// ```
 /// use bytes::BytesMut;
