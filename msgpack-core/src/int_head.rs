@@ -63,10 +63,7 @@ static INT_READS: [IntRead; 256] = {
 /// start waits on the one before).
 #[inline(always)]
 fn len_of(marker: u8) -> usize {
-    // A fixint is one byte; uint 8 to 64 and int 8 to 64 take a marker
-    // and 1 << (its low two bits) bytes.
-    let fixint = marker as i8 >= -32;
-    1 + (usize::from(!fixint) << (marker & 3))
+    usize::from(IntHead::marker_len(marker))
 }
 
 /// An integer read from the front of the input: what the marker byte
@@ -91,6 +88,26 @@ pub struct IntHead {
 }
 
 impl IntHead {
+    /// The bytes, marker included, of the integer `marker` starts, when
+    /// it starts one (what any other byte gives means nothing). A few
+    /// operations on the byte, the same for every byte, so that a
+    /// compiler can work out the lengths of a run of bytes together.
+    ///
+    /// ```
+    /// use msgpack_core::IntHead;
+    ///
+    /// assert_eq!(IntHead::marker_len(0x07), 1); // positive fixint
+    /// assert_eq!(IntHead::marker_len(0xd1), 3); // int 16
+    /// assert_eq!(IntHead::marker_len(0xcf), 9); // uint 64
+    /// ```
+    #[inline(always)]
+    pub const fn marker_len(marker: u8) -> u8 {
+        // A fixint is one byte; uint 8 to 64 and int 8 to 64 take a
+        // marker and 1 << (its low two bits) bytes.
+        let fixint = marker as i8 >= -32;
+        1 + ((!fixint as u8) << (marker & 3))
+    }
+
     /// The integer `window`, the next 9 bytes of the input (enough for
     /// any form, read as one 8-byte load), starts with, when it starts
     /// with one.

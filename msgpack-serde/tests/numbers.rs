@@ -128,6 +128,28 @@ proptest! {
     }
 }
 
+proptest! {
+    /// Arrays long enough to be read a block of input at a time, of
+    /// integers of every width, with one element anywhere that is not an
+    /// integer, or not one every type takes.
+    #[test]
+    fn long_arrays_of_integers_read_as_the_usual_path_reads_them(
+        mut elements in proptest::collection::vec(integer_value(), 16..300),
+        intruder in prop_oneof![Just(Value::Nil), Just(Value::from(-1)), Just(Value::from(u64::MAX)),
+            any::<f32>().prop_map(Value::F32), string().prop_map(Value::from)],
+        at in any::<prop::sample::Index>(),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let whole = msgpack_serde::to_vec(&elements).unwrap();
+        agree_for_every_number_type(&whole, Limits::default())?;
+        agree_for_every_number_type(&whole[..cut.index(whole.len() + 1)], Limits::default())?;
+        let at = at.index(elements.len());
+        elements[at] = intruder;
+        let intruded = msgpack_serde::to_vec(&elements).unwrap();
+        agree_for_every_number_type(&intruded, Limits::default())?;
+    }
+}
+
 /// Arrays every element of which is a `T` (the loop reads them all),
 /// alone and back to back, whole and cut short.
 macro_rules! valid_arrays {

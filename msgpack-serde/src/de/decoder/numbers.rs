@@ -17,7 +17,7 @@
 
 #![allow(unsafe_code)]
 
-use std::mem::ManuallyDrop;
+use std::mem::{ManuallyDrop, MaybeUninit};
 
 use msgpack_core::{marker, IntHead};
 use serde::de::{Deserialize, Visitor};
@@ -40,11 +40,18 @@ pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
     /// input, enough for any form) and the bytes it took, when it is this
     /// type's usual form and in range; `None` leaves it to the usual path.
     fn read(window: &[u8; 9]) -> Option<(Self, usize)>;
+
+    /// Whether the bytes `read` takes are [`IntHead::marker_len`] of the
+    /// first byte, so that the loop can work out where elements start a
+    /// block ahead (`fill_blocks`).
+    const LEN_BY_MARKER: bool = false;
 }
 
 macro_rules! integers {
     ($($ty:ty => $signed:literal,)*) => {$(
         impl Number for $ty {
+            const LEN_BY_MARKER: bool = true;
+
             #[inline(always)]
             fn from_fixint(byte: u8) -> Option<Self> {
                 match byte {
@@ -176,7 +183,8 @@ impl<'a, M> Decoder<'a, M> {
 /// Reads numbers from the front of `rest` into the spare room of
 /// `numbers`, until it holds `len`, the room is full, or an element is not
 /// in its type's usual form (in the last 8 bytes, not a positive fixint);
-/// the bytes read.
+/// the bytes read. Integers go a block at a time first (`fill_blocks`)
+/// when there is room for enough of them.
 /// The count and the position stay in locals: `push` would store and
 /// reload the vector's length for each element.
 #[inline(always)]
@@ -184,8 +192,12 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
     let held = numbers.len();
     let room = numbers.spare_capacity_mut();
     let room_len = room.len().min(len - held);
-    let mut pos = 0;
-    let mut read = 0;
+    let room = &mut room[..room_len];
+    let (mut pos, mut read) = if T::LEN_BY_MARKER && room_len >= BLOCKS_FROM {
+        fill_blocks(room, rest)
+    } else {
+        (0, 0)
+    };
     while read < room_len {
         let Some(window) = rest.get(pos..).and_then(<[u8]>::first_chunk::<9>) else {
             break;
@@ -207,8 +219,165 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
         pos += 1;
         read += 1;
     }
-    // SAFETY: the loop wrote the `read` slots of the spare room after the
-    // `held` elements, and stopped at the room's end.
+    // SAFETY: the loops wrote the first `read` slots of the spare room
+    // after the `held` elements, in order, and stopped at the room's end.
     unsafe { numbers.set_len(held + read) };
     pos
+}
+
+/// The bytes whose lengths `fill_blocks` works out together.
+const BLOCK: usize = 64;
+
+/// The elements an array must have room for to be read by blocks: a
+/// block's lengths cost about what a few elements do.
+const BLOCKS_FROM: usize = 16;
+
+/// Integers read a block of input at a time, into `room` from its start:
+/// first the length of an integer starting at each of the block's bytes
+/// (the same few operations on every byte, which the compiler does 16
+/// bytes at once), then the elements, each starting where the last one's
+/// length says. Each element's start then waits on one load of its
+/// length, not on its marker's load and the arithmetic after it. Stops at
+/// the first element `read` leaves to the usual path, when `room` is
+/// full, or where fewer than a block and a window of bytes are left; the
+/// bytes and the elements read.
+#[inline(always)]
+fn fill_blocks<T: Number>(room: &mut [MaybeUninit<T>], rest: &[u8]) -> (usize, usize) {
+    let mut pos = 0;
+    let mut read = 0;
+    while let Some(block) = rest
+        .get(pos..)
+        .and_then(<[u8]>::first_chunk::<{ BLOCK + 8 }>)
+    {
+        let lens: [u8; BLOCK] = core::array::from_fn(|at| IntHead::marker_len(block[at]));
+        let mut at = 0;
+        while at < BLOCK {
+            let element = block[at..].first_chunk::<9>().and_then(T::read);
+            let (Some(slot), Some((number, taken))) = (room.get_mut(read), element) else {
+                return (pos + at, read);
+            };
+            debug_assert_eq!(taken, usize::from(lens[at]));
+            slot.write(number);
+            at += usize::from(lens[at]);
+            read += 1;
+        }
+        pos += at;
+    }
+    (pos, read)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Debug;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// What `fill` reads, element by element through `T::read` and
+    /// nothing else: the reference the blocks must agree with.
+    fn one_by_one<T: Number>(rest: &[u8], room: usize) -> (Vec<T>, usize) {
+        let mut numbers = Vec::new();
+        let mut pos = 0;
+        while numbers.len() < room {
+            let element = rest.get(pos..).and_then(<[u8]>::first_chunk::<9>);
+            let Some((number, taken)) = element.and_then(T::read) else {
+                break;
+            };
+            numbers.push(number);
+            pos += taken;
+        }
+        (numbers, pos)
+    }
+
+    /// `fill_blocks` from the start of `bytes`, into room for `room`,
+    /// reads a prefix of what the reference reads, and `fill` all of it.
+    fn agree<T: Number + PartialEq + Debug>(
+        bytes: &[u8],
+        room: usize,
+    ) -> Result<(), TestCaseError> {
+        let (expected, expected_pos) = one_by_one::<T>(bytes, room);
+        let mut blocks = Vec::<T>::with_capacity(room);
+        let (pos, read) = fill_blocks(&mut blocks.spare_capacity_mut()[..room], bytes);
+        // SAFETY: `fill_blocks` wrote the first `read` slots.
+        unsafe { blocks.set_len(read) };
+        prop_assert_eq!(&blocks[..], &expected[..read]);
+        let (_, prefix_pos) = one_by_one::<T>(bytes, read);
+        prop_assert_eq!(pos, prefix_pos);
+        // Blocks stop early only where a block and a window no longer fit.
+        if read < expected.len() {
+            prop_assert!(
+                bytes.len() - pos < BLOCK + 8,
+                "stopped at {pos} of {}",
+                bytes.len()
+            );
+        }
+
+        let mut numbers = Vec::<T>::with_capacity(room);
+        let pos = fill(&mut numbers, bytes, room);
+        let fixints = bytes[expected_pos..]
+            .iter()
+            .take(room - expected.len())
+            .map_while(|&byte| T::from_fixint(byte))
+            .count();
+        prop_assert_eq!(&numbers[..expected.len()], &expected[..]);
+        prop_assert_eq!(numbers.len(), expected.len() + fixints);
+        prop_assert_eq!(pos, expected_pos + fixints);
+        Ok(())
+    }
+
+    /// An integer in one of the forms any encoder may choose for it (not
+    /// only the smallest), or now and then a byte no integer starts with.
+    fn element() -> impl Strategy<Value = Vec<u8>> {
+        let form = prop_oneof![
+            (0u8..=0x7f).prop_map(|byte| vec![byte]),
+            (0xe0u8..=0xff).prop_map(|byte| vec![byte]),
+            (0usize..4, any::<u64>(), any::<bool>()).prop_map(|(width, value, signed)| {
+                let marker = if signed { 0xd0 } else { 0xcc } + width as u8;
+                let bytes = value.to_be_bytes();
+                let mut element = vec![marker];
+                element.extend_from_slice(&bytes[8 - (1 << width)..]);
+                element
+            }),
+        ];
+        prop_oneof![
+            20 => form,
+            1 => prop_oneof![Just(0xc0u8), 0x80u8..=0xcb, 0xd4u8..=0xdf].prop_map(|byte| vec![byte]),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn blocks_read_what_the_element_by_element_loop_reads(
+            elements in prop::collection::vec(element(), 0..300),
+            room in 0usize..320,
+            trailing in prop::collection::vec(any::<u8>(), 0..80),
+        ) {
+            let mut bytes = elements.concat();
+            bytes.extend_from_slice(&trailing);
+            agree::<i8>(&bytes, room)?;
+            agree::<i16>(&bytes, room)?;
+            agree::<i32>(&bytes, room)?;
+            agree::<i64>(&bytes, room)?;
+            agree::<u8>(&bytes, room)?;
+            agree::<u16>(&bytes, room)?;
+            agree::<u32>(&bytes, room)?;
+            agree::<u64>(&bytes, room)?;
+        }
+    }
+
+    #[test]
+    fn a_long_array_is_read_by_blocks_to_its_last_block() {
+        let bytes: Vec<u8> = (0..1000i64)
+            .flat_map(|i| {
+                let mut element = Vec::new();
+                msgpack_core::encode::write_int(&mut element, i * 7919 % 100_003 - 50_000).unwrap();
+                element
+            })
+            .collect();
+        let mut numbers = Vec::<i64>::with_capacity(1000);
+        let (pos, read) = fill_blocks(&mut numbers.spare_capacity_mut()[..1000], &bytes);
+        assert!(bytes.len() - pos < BLOCK + 8);
+        assert!(read > 950, "{read}");
+    }
 }
