@@ -22,9 +22,11 @@
 
 use std::fmt;
 use std::marker::PhantomData;
-use std::mem::{size_of, MaybeUninit};
+use std::mem::MaybeUninit;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, SeqAccess, Visitor};
+
+use super::cautious;
 
 /// Brands a [`Slot`] and the [`Filled`] its write returns with one
 /// invariant lifetime, so that the proof of one slot's write cannot
@@ -126,7 +128,7 @@ impl<'de, T: DeserializeInPlace<'de>> Visitor<'de> for VecInPlace<T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut values = Vec::with_capacity(cautious::<T>(seq.size_hint()));
+        let mut values = Vec::with_capacity(cautious::<T>(seq.size_hint().unwrap_or(0)));
         loop {
             let len = values.len();
             let Some(place) = values.spare_capacity_mut().first_mut() else {
@@ -152,14 +154,6 @@ impl<'de, T: DeserializeInPlace<'de>> Visitor<'de> for VecInPlace<T> {
             unsafe { values.set_len(len + 1) };
         }
     }
-}
-
-/// The most elements reserved before they are read, as serde's `Vec`
-/// impl reserves: a size hint from the input is not trusted past 1 MiB.
-fn cautious<T>(hint: Option<usize>) -> usize {
-    const MAX_PREALLOC_BYTES: usize = 1024 * 1024;
-    let most = MAX_PREALLOC_BYTES / size_of::<T>().max(1);
-    hint.unwrap_or(0).min(most)
 }
 
 /// One element, read into its slot.

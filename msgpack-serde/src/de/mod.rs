@@ -370,6 +370,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     }
 }
 
+/// What to reserve for `len` elements of `T` before they are read: the
+/// length, up to 1 MiB of them, the rule serde's own `Vec` and map
+/// visitors follow (`size_hint::cautious`): a length from the input is
+/// not trusted for more.
+#[inline(always)]
+pub(crate) fn cautious<T>(len: usize) -> usize {
+    const MAX_PREALLOC_BYTES: usize = 1 << 20;
+    len.min(MAX_PREALLOC_BYTES / size_of::<T>().max(1))
+}
+
 /// What [`Deserializer::end`] answers: `Ok` at the end of the input, else
 /// a trailing-bytes error at `offset`.
 fn trailing(at_end: bool, offset: usize) -> Result<()> {

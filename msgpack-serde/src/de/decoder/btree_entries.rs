@@ -46,6 +46,7 @@ thread_local! {
 
 use super::probe::visitor_of;
 use super::{Decoder, Fill, Strings};
+use crate::de::cautious;
 use crate::Result;
 
 /// The [`Fill`] of `V`'s entries when `V` is the visitor serde's
@@ -240,15 +241,8 @@ fn in_order_first<T>(len: u32) -> usize {
 #[inline(always)]
 fn reserve_once_in_order<T>(ascending: &mut Vec<T>, len: u32) {
     if ascending.len() == in_order_first::<T>(len) {
-        ascending.reserve_exact(cautious::<T>(len).saturating_sub(ascending.len()));
+        ascending.reserve_exact(cautious::<T>(len as usize).saturating_sub(ascending.len()));
     }
-}
-
-/// What to reserve for `len` items: the length, up to 1 MiB of them, the
-/// rule serde's `Vec` and `HashMap` visitors follow
-/// (`size_hint::cautious`).
-fn cautious<T>(len: u32) -> usize {
-    (len as usize).min((1 << 20) / size_of::<T>().max(1))
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use serde::de::{Deserialize, Visitor};
 
 use super::vec_elements::is_vec_visitor;
 use super::{Decoder, Strings};
+use crate::de::cautious;
 use crate::Result;
 
 /// A number an array element can be read as in the loop.
@@ -155,9 +156,8 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         self.open(start, len, 1)?;
-        // What serde's visitor reserves: the length, up to 1 MiB.
-        let cautious = (1 << 20) / size_of::<T>().max(1);
-        let mut numbers = Vec::with_capacity((len as usize).min(cautious));
+        // What serde's visitor reserves.
+        let mut numbers = Vec::with_capacity(cautious::<T>(len as usize));
         let rest = self.reader.remaining();
         let mut pos = 0;
         loop {
