@@ -149,7 +149,8 @@ fn other_data_errors() {
     );
     // `Timestamp` checks the extension type after our deserializer has
     // handed the extension over, so at the top level there is no offset
-    // to give; inside a container the error gets the container's.
+    // to give; inside a container the error is where the reader stopped,
+    // past the extension.
     let error = error::<msgpack_serde::Timestamp>(&[0xd4, 0x01, 0x00]);
     assert_eq!(
         error.to_string(),
@@ -159,7 +160,7 @@ fn other_data_errors() {
     assert_eq!(
         message::<Vec<msgpack_serde::Timestamp>>(&[0x91, 0xd4, 0x01, 0x00]),
         "invalid value: an extension of another type, expected a timestamp (extension type -1) \
-         at offset 0"
+         at offset 4"
     );
 }
 
@@ -208,6 +209,73 @@ fn missing_field() {
         message::<Order>(&[0x92, 0x01, 0x91, 0xa1, b'a']),
         "invalid length 1, expected struct Line with 2 elements at offset 2"
     );
+}
+
+/// A `u8` that refuses 13 after reading it: an error of the type's own,
+/// which the decoder did not make and which comes without an offset.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct NotThirteen(u8);
+
+impl<'de> Deserialize<'de> for NotThirteen {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match u8::deserialize(deserializer)? {
+            13 => Err(serde::de::Error::custom("thirteen")),
+            n => Ok(NotThirteen(n)),
+        }
+    }
+}
+
+#[test]
+fn an_elements_own_error_is_where_the_reader_stopped_in_it() {
+    // A vector (serde's own visitor, read by the decoder's element loop)
+    // and a visitor of serde_derive's: the error after the element's last
+    // byte, not at its container.
+    let five = msgpack_serde::to_vec(&[1u8, 2, 3, 13, 5]).unwrap();
+    assert_eq!(message::<Vec<NotThirteen>>(&five), "thirteen at offset 5");
+    let read = msgpack_serde::from_reader::<_, Vec<NotThirteen>>(&five[..]).unwrap_err();
+    assert_eq!(read.to_string(), "thirteen at offset 5");
+    assert_eq!(
+        message::<(u8, u8, u8, NotThirteen, u8)>(&five),
+        "thirteen at offset 5"
+    );
+    // A map's value, in a `BTreeMap` (the decoder's entry loop) and in a
+    // `HashMap` (serde's inserts); a key.
+    let map = msgpack_serde::to_vec(&msgpack!({"a": 1, "b": 13})).unwrap();
+    assert_eq!(
+        message::<std::collections::BTreeMap<String, NotThirteen>>(&map),
+        "thirteen at offset 7"
+    );
+    assert_eq!(
+        message::<std::collections::HashMap<String, NotThirteen>>(&map),
+        "thirteen at offset 7"
+    );
+    let keys = msgpack_serde::to_vec(&msgpack!({1: "a", 13: "b"})).unwrap();
+    assert_eq!(
+        message::<std::collections::BTreeMap<NotThirteen, String>>(&keys),
+        "thirteen at offset 5"
+    );
+    // A struct's field, named and compact, and a variant's payload.
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Holder {
+        id: u8,
+        value: NotThirteen,
+    }
+    let named = msgpack_serde::to_vec(&msgpack!({"id": 1, "value": 13})).unwrap();
+    assert_eq!(message::<Holder>(&named), "thirteen at offset 12");
+    assert_eq!(
+        message::<Holder>(&[0x92, 0x01, 0x0d]),
+        "thirteen at offset 3"
+    );
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    enum Choice {
+        Number(NotThirteen),
+    }
+    let variant = msgpack_serde::to_vec(&msgpack!({"Number": 13})).unwrap();
+    assert_eq!(message::<Choice>(&variant), "thirteen at offset 9");
+    // Alone there is no container, and no offset.
+    assert_eq!(error::<NotThirteen>(&[0x0d]).offset(), None);
 }
 
 #[test]

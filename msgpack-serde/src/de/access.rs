@@ -44,7 +44,7 @@ impl<'a, 'de, M: Strings<'a, 'de>, Vis: Visitor<'de>> Items<'_, 'a, 'de, M, Vis>
         if !self.advance::<VALUES>() {
             return Ok(None);
         }
-        seed.deserialize(&mut *self.de).map(Some)
+        self.de.item_seed(seed).map(Some)
     }
 
     /// The next element (or key), if one is left: what serde's provided
@@ -78,7 +78,7 @@ impl<'a, 'de, M: Strings<'a, 'de>, Vis: Visitor<'de>> Items<'_, 'a, 'de, M, Vis>
         if !self.advance::<VALUES>() {
             return Ok(None);
         }
-        T::deserialize(&mut *self.de).map(Some)
+        self.de.item().map(Some)
     }
 }
 
@@ -115,7 +115,7 @@ impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
     /// The value's share of the owed count was paid with its key.
     #[inline(always)]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(&mut *self.de)
+        self.de.item_seed(seed)
     }
 
     #[inline(always)]
@@ -128,7 +128,7 @@ impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
     // map (every field of a derived struct) comes through here.
     #[inline(always)]
     fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
-        V::deserialize(&mut *self.de)
+        self.de.item()
     }
 
     /// serde's provided method, without the `PhantomData` seeds, as
@@ -153,7 +153,7 @@ impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
             return Ok(None);
         }
         match self.next_item::<K, ENTRY>()? {
-            Some(key) => Ok(Some((key, V::deserialize(&mut *self.de)?))),
+            Some(key) => Ok(Some((key, self.de.item()?))),
             None => Ok(None),
         }
     }
@@ -181,7 +181,7 @@ impl<'de, 'x, 'a, M: Strings<'a, 'de>> de::EnumAccess<'de> for EnumAccess<'x, 'a
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         // The key, and the payload read next.
         self.de.pay(2);
-        let variant = seed.deserialize(&mut *self.de)?;
+        let variant = self.de.item_seed(seed)?;
         Ok((variant, self))
     }
 }
@@ -194,7 +194,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::VariantAccess<'de> for EnumAccess<'_, 'a,
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(&mut *self.de)
+        self.de.item_seed(seed)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {

@@ -134,6 +134,36 @@ impl<'a, M> Decoder<'a, M> {
         self.reader.position()
     }
 
+    /// A `T` read at the reader as a container's element, key or value:
+    /// an error without an offset (one `T`'s own code made, after reading
+    /// what it read) is placed where the reader stopped.
+    #[inline(always)]
+    pub(super) fn item<'de, T: de::Deserialize<'de>>(&mut self) -> Result<T>
+    where
+        M: Strings<'a, 'de>,
+    {
+        T::deserialize(&mut *self).map_err(|error| self.placed(error))
+    }
+
+    /// [`item`](Self::item), read with `seed`.
+    #[inline(always)]
+    pub(super) fn item_seed<'de, S: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<S::Value>
+    where
+        M: Strings<'a, 'de>,
+    {
+        seed.deserialize(&mut *self)
+            .map_err(|error| self.placed(error))
+    }
+
+    /// `error` at the reader's position, unless it has an offset.
+    #[cold]
+    fn placed(&self, error: Error) -> Error {
+        error.at(self.reader.position())
+    }
+
     /// Opens a container of `len` elements of `width` values each, at
     /// `start`: checks depth, that the rest of the input could hold it,
     /// and takes its values from the value limit.

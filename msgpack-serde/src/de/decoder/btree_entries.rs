@@ -163,8 +163,8 @@ where
     for read in 1..=left {
         reserve_once_in_order(&mut ascending, left);
         de.pay(2);
-        let key = K::deserialize(&mut *de)?;
-        let value = Val::deserialize(&mut *de)?;
+        let key = de.item::<K>()?;
+        let value = de.item::<Val>()?;
         if ascending.last().is_some_and(|(last, _)| *last >= key) {
             // Out of order: the tree so far, then the rest inserted one by
             // one, as serde's visitor does.
@@ -172,8 +172,8 @@ where
             map.insert(key, value);
             for _ in read..left {
                 de.pay(2);
-                let key = K::deserialize(&mut *de)?;
-                map.insert(key, Val::deserialize(&mut *de)?);
+                let key = de.item::<K>()?;
+                map.insert(key, de.item::<Val>()?);
             }
             return Ok(());
         }
@@ -210,14 +210,14 @@ where
     for read in 1..=left {
         reserve_once_in_order(&mut ascending, left);
         de.pay(1);
-        let element = T::deserialize(&mut *de)?;
+        let element = de.item::<T>()?;
         if ascending.last().is_some_and(|last| *last >= element) {
             // Out of order: as in `fill`.
             *set = ascending.into_iter().collect();
             set.insert(element);
             for _ in read..left {
                 de.pay(1);
-                set.insert(T::deserialize(&mut *de)?);
+                set.insert(de.item::<T>()?);
             }
             return Ok(());
         }

@@ -146,7 +146,7 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         self.pay(1);
-        T::deserialize(&mut *self)
+        self.item()
     }
 }
 
