@@ -10,7 +10,7 @@ use crate::{marker, Error, Reader};
 /// How to read the integer a marker byte starts, packed in one word so
 /// that one load fetches it: its bytes in all (`LEN`, 0 when the byte
 /// starts no integer; the read itself takes the length from
-/// [`len_of`]), whether it is signed (`SIGNED`), and the 64-bit
+/// [`IntHead::marker_len`]), whether it is signed (`SIGNED`), and the 64-bit
 /// big-endian word that holds it, at the marker (`AT_MARKER`, a fixint)
 /// or just after it, shifted right by `shift` (the bits from
 /// `SHIFT_AT` up; a shift uses only its low six bits, so the flags above
@@ -56,16 +56,6 @@ static INT_READS: [IntRead; 256] = {
     table
 };
 
-/// The bytes the integer `marker` starts takes, marker included, when it
-/// starts one: worked out from the byte rather than looked up, so that
-/// where the next value begins waits on a few operations on the byte,
-/// not on a load of the table (in an array of integers, each element's
-/// start waits on the one before).
-#[inline(always)]
-fn len_of(marker: u8) -> usize {
-    usize::from(IntHead::marker_len(marker))
-}
-
 /// An integer read from the front of the input: what the marker byte
 /// and the bytes after it say, before any choice of Rust type.
 ///
@@ -89,8 +79,11 @@ pub struct IntHead {
 
 impl IntHead {
     /// The bytes, marker included, of the integer `marker` starts, when
-    /// it starts one (what any other byte gives means nothing). A few
-    /// operations on the byte, the same for every byte, so that a
+    /// it starts one (what any other byte gives means nothing). Worked
+    /// out from the byte rather than looked up in the table, so that
+    /// where the next value begins waits on a few operations on the byte,
+    /// not on a load (in an array of integers, each element's start waits
+    /// on the one before); the same operations for every byte, so that a
     /// compiler can work out the lengths of a run of bytes together.
     ///
     /// ```
@@ -124,7 +117,7 @@ impl IntHead {
         Some(Self::from_word(
             read,
             u64::from_be_bytes(*word.first_chunk::<8>()?),
-            len_of(window[0]),
+            usize::from(Self::marker_len(window[0])),
         ))
     }
 
@@ -320,7 +313,7 @@ mod tests {
         for byte in 0..=255u8 {
             let read = INT_READS[usize::from(byte)];
             if read != NOT_AN_INT {
-                assert_eq!(len_of(byte), (read & LEN) as usize, "{byte:#04x}");
+                assert_eq!(IntHead::marker_len(byte), (read & LEN) as u8, "{byte:#04x}");
             }
         }
     }

@@ -66,13 +66,13 @@ impl Error {
     }
 
     /// The byte offset in the input where decoding failed; `None` for
-    /// serialization errors and I/O errors. The decoder's own errors are
-    /// at the start of the value they are about; an error a type's own
-    /// `Deserialize` code makes (`de::Error::custom` and the like, after
-    /// reading what it read) is at the offset where the reader stopped in
-    /// the element, key or value it was reading, or at the start of a
-    /// container its visitor refused (serde's "missing field"), and has
-    /// none for a value alone.
+    /// serialization errors and I/O errors. The decoder's errors, and a
+    /// visitor's (serde's "invalid value", "unknown field"), are at the
+    /// start of the value they are about, and a container's visitor's
+    /// ("missing field") at the container's; an error a `Deserialize`
+    /// impl makes after its deserializer returned (`de::Error::custom` on
+    /// a value it read) is where the reader stopped in the element, key
+    /// or value being read, and has no offset for a value alone.
     ///
     /// ```
     /// let error = msgpack_serde::from_slice::<Vec<u8>>(&[0x92, 0x01, 0xa1, b'x']).unwrap_err();

@@ -148,9 +148,9 @@ fn other_data_errors() {
         "invalid type: integer `1`, expected a MessagePack extension at offset 0"
     );
     // `Timestamp` checks the extension type after our deserializer has
-    // handed the extension over, so at the top level there is no offset
-    // to give; inside a container the error is where the reader stopped,
-    // past the extension.
+    // handed the extension over: at the top level nothing around the
+    // value places the error; inside a container it is where the reader
+    // stopped, past the extension.
     let error = error::<msgpack_serde::Timestamp>(&[0xd4, 0x01, 0x00]);
     assert_eq!(
         error.to_string(),

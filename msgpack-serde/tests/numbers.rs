@@ -128,15 +128,26 @@ proptest! {
     }
 }
 
+/// Something an array of integers may hold that is not an integer, or
+/// not one every integer type takes.
+fn intruder() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Nil),
+        Just(Value::from(-1)),
+        Just(Value::from(u64::MAX)),
+        Just(Value::from(i64::MIN)),
+        any::<f32>().prop_map(Value::F32),
+        string().prop_map(Value::from),
+    ]
+}
+
 proptest! {
     /// Arrays long enough to be read a block of input at a time, of
-    /// integers of every width, with one element anywhere that is not an
-    /// integer, or not one every type takes.
+    /// integers of every width and range, with one intruder anywhere.
     #[test]
     fn long_arrays_of_integers_read_as_the_usual_path_reads_them(
         mut elements in proptest::collection::vec(integer_value(), 16..300),
-        intruder in prop_oneof![Just(Value::Nil), Just(Value::from(-1)), Just(Value::from(u64::MAX)),
-            any::<f32>().prop_map(Value::F32), string().prop_map(Value::from)],
+        intruder in intruder(),
         at in any::<prop::sample::Index>(),
         cut in any::<prop::sample::Index>(),
     ) {
@@ -157,15 +168,24 @@ macro_rules! valid_arrays {
         proptest! {
             #[test]
             fn $name(
-                first in proptest::collection::vec(any::<$ty>(), 0..40),
+                first in proptest::collection::vec(any::<$ty>(), 0..200),
                 second in proptest::collection::vec(any::<$ty>(), 0..40),
                 cut in any::<prop::sample::Index>(),
+                at in any::<prop::sample::Index>(),
+                intruder in intruder(),
             ) {
                 let pair = msgpack_serde::to_vec(&(&first, &second)).unwrap();
                 agree::<$ty>(&pair, Limits::default())?;
                 agree::<$ty>(&pair[..cut.index(pair.len() + 1)], Limits::default())?;
                 let decoded: (Vec<$ty>, Vec<$ty>) = msgpack_serde::from_slice(&pair).unwrap();
                 prop_assert_eq!(msgpack_serde::to_vec(&decoded).unwrap(), pair);
+                // One element anywhere that is not a `T`.
+                let mut values: Vec<Value> = first.iter().map(|&n| Value::from(n)).collect();
+                if !values.is_empty() {
+                    let at = at.index(values.len());
+                    values[at] = intruder;
+                    agree::<$ty>(&msgpack_serde::to_vec(&values).unwrap(), Limits::default())?;
+                }
             }
         }
     )*};

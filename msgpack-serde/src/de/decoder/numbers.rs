@@ -2,10 +2,11 @@
 //! samples, embeddings. serde's `Vec<T>` visitor reads them element by
 //! element through the decoder, whose position lives in memory between
 //! elements (each element's slow path takes the decoder's address); this
-//! reads them in one loop with the position in a local, then hands the
-//! elements it cannot take (out of range, another form, the last few
-//! bytes of the input) to the usual path one by one, so that every value,
-//! error and limit is the usual path's.
+//! reads them in one loop with the position in a local (integers a block
+//! of input at a time first, `fill_blocks`), then hands the elements it
+//! cannot take (out of range, another form, the last few bytes of the
+//! input) to the usual path one by one, so that every value, error and
+//! limit is the usual path's.
 //!
 //! It applies only when the visitor is the one serde's own
 //! `impl Deserialize for Vec<T>` passes, recognised by type identity (so
@@ -173,7 +174,7 @@ impl<'a, M> Decoder<'a, M> {
         self.pay(numbers.len() as u64);
         while numbers.len() < len as usize {
             self.pay(1);
-            numbers.push(T::deserialize(&mut *self)?);
+            numbers.push(self.item()?);
         }
         self.close();
         Ok(numbers)
@@ -219,8 +220,9 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
         pos += 1;
         read += 1;
     }
-    // SAFETY: the loops wrote the first `read` slots of the spare room
-    // after the `held` elements, in order, and stopped at the room's end.
+    // SAFETY: `fill_blocks` (by its contract) and the loops after it
+    // wrote the first `read` slots of the spare room after the `held`
+    // elements, in order, and stopped at the room's end.
     unsafe { numbers.set_len(held + read) };
     pos
 }
@@ -239,8 +241,9 @@ const BLOCKS_FROM: usize = 16;
 /// length says. Each element's start then waits on one load of its
 /// length, not on its marker's load and the arithmetic after it. Stops at
 /// the first element `read` leaves to the usual path, when `room` is
-/// full, or where fewer than a block and a window of bytes are left; the
-/// bytes and the elements read.
+/// full, or where fewer than a block and 8 bytes (a window from the
+/// block's last byte) are left; the bytes and the elements read, the
+/// elements written to the first slots of `room`, in order.
 #[inline(always)]
 fn fill_blocks<T: Number>(room: &mut [MaybeUninit<T>], rest: &[u8]) -> (usize, usize) {
     let mut pos = 0;
@@ -291,11 +294,13 @@ mod tests {
     }
 
     /// `fill_blocks` from the start of `bytes`, into room for `room`,
-    /// reads a prefix of what the reference reads, and `fill` all of it.
+    /// reads a prefix of what the reference reads, stopping early only
+    /// near the end of the input; `fill` reads all of it, and the
+    /// fixints after it. The elements `fill_blocks` read.
     fn agree<T: Number + PartialEq + Debug>(
         bytes: &[u8],
         room: usize,
-    ) -> Result<(), TestCaseError> {
+    ) -> Result<usize, TestCaseError> {
         let (expected, expected_pos) = one_by_one::<T>(bytes, room);
         let mut blocks = Vec::<T>::with_capacity(room);
         let (pos, read) = fill_blocks(&mut blocks.spare_capacity_mut()[..room], bytes);
@@ -304,7 +309,6 @@ mod tests {
         prop_assert_eq!(&blocks[..], &expected[..read]);
         let (_, prefix_pos) = one_by_one::<T>(bytes, read);
         prop_assert_eq!(pos, prefix_pos);
-        // Blocks stop early only where a block and a window no longer fit.
         if read < expected.len() {
             prop_assert!(
                 bytes.len() - pos < BLOCK + 8,
@@ -323,47 +327,103 @@ mod tests {
         prop_assert_eq!(&numbers[..expected.len()], &expected[..]);
         prop_assert_eq!(numbers.len(), expected.len() + fixints);
         prop_assert_eq!(pos, expected_pos + fixints);
-        Ok(())
+        Ok(read)
     }
 
-    /// An integer in one of the forms any encoder may choose for it (not
-    /// only the smallest), or now and then a byte no integer starts with.
-    fn element() -> impl Strategy<Value = Vec<u8>> {
-        let form = prop_oneof![
-            (0u8..=0x7f).prop_map(|byte| vec![byte]),
-            (0xe0u8..=0xff).prop_map(|byte| vec![byte]),
-            (0usize..4, any::<u64>(), any::<bool>()).prop_map(|(width, value, signed)| {
-                let marker = if signed { 0xd0 } else { 0xcc } + width as u8;
-                let bytes = value.to_be_bytes();
-                let mut element = vec![marker];
-                element.extend_from_slice(&bytes[8 - (1 << width)..]);
-                element
-            }),
+    /// Every form an encoder may write `value` in, not only the smallest.
+    fn forms(value: i128) -> Vec<Vec<u8>> {
+        let mut forms = Vec::new();
+        if (0..=0x7f).contains(&value) || (-32..0).contains(&value) {
+            forms.push(vec![value as u8]);
+        }
+        for width in 0..4u8 {
+            let bytes = 1usize << width;
+            let bits = 8 * bytes as u32;
+            let mut form = |marker: u8| {
+                let mut form = vec![marker + width];
+                form.extend_from_slice(&(value as u64).to_be_bytes()[8 - bytes..]);
+                forms.push(form);
+            };
+            if (0..1i128 << bits).contains(&value) {
+                form(marker::U8);
+            }
+            if (-(1i128 << (bits - 1))..1i128 << (bits - 1)).contains(&value) {
+                form(marker::I8);
+            }
+        }
+        forms
+    }
+
+    /// An element of an array of values between `min` and `max`, small
+    /// ones more often, in any of its forms; now and then a byte no
+    /// integer starts with, or a value out of that range.
+    fn element(min: i128, max: i128) -> impl Strategy<Value = Vec<u8>> {
+        let value = prop_oneof![
+            3 => (-40i128..300).prop_map(move |v| v.clamp(min, max)),
+            3 => min..=max,
         ];
+        let in_range = (value, any::<prop::sample::Index>()).prop_map(|(value, form)| {
+            let forms = forms(value);
+            forms[form.index(forms.len())].clone()
+        });
         prop_oneof![
-            20 => form,
+            60 => in_range,
             1 => prop_oneof![Just(0xc0u8), 0x80u8..=0xcb, 0xd4u8..=0xdf].prop_map(|byte| vec![byte]),
+            1 => Just(vec![marker::U64, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+            1 => Just(vec![marker::I64, 0x80, 0, 0, 0, 0, 0, 0, 0]),
         ]
     }
 
-    proptest! {
-        #[test]
-        fn blocks_read_what_the_element_by_element_loop_reads(
-            elements in prop::collection::vec(element(), 0..300),
-            room in 0usize..320,
-            trailing in prop::collection::vec(any::<u8>(), 0..80),
-        ) {
-            let mut bytes = elements.concat();
-            bytes.extend_from_slice(&trailing);
-            agree::<i8>(&bytes, room)?;
-            agree::<i16>(&bytes, room)?;
-            agree::<i32>(&bytes, room)?;
-            agree::<i64>(&bytes, room)?;
-            agree::<u8>(&bytes, room)?;
-            agree::<u16>(&bytes, room)?;
-            agree::<u32>(&bytes, room)?;
-            agree::<u64>(&bytes, room)?;
+    macro_rules! blocks_agree {
+        ($($name:ident: $ty:ty,)*) => {$(
+            proptest! {
+                #[test]
+                fn $name(
+                    elements in prop::collection::vec(
+                        element(<$ty>::MIN as i128, <$ty>::MAX as i128),
+                        0..300,
+                    ),
+                    room in 0usize..320,
+                    trailing in prop::collection::vec(any::<u8>(), 0..80),
+                ) {
+                    let mut bytes = elements.concat();
+                    bytes.extend_from_slice(&trailing);
+                    agree::<$ty>(&bytes, room)?;
+                    agree::<$ty>(&bytes, elements.len())?;
+                }
+            }
+        )*};
+    }
+
+    blocks_agree! {
+        i8_blocks_read_what_the_element_by_element_loop_reads: i8,
+        i16_blocks_read_what_the_element_by_element_loop_reads: i16,
+        i32_blocks_read_what_the_element_by_element_loop_reads: i32,
+        i64_blocks_read_what_the_element_by_element_loop_reads: i64,
+        u8_blocks_read_what_the_element_by_element_loop_reads: u8,
+        u16_blocks_read_what_the_element_by_element_loop_reads: u16,
+        u32_blocks_read_what_the_element_by_element_loop_reads: u32,
+        u64_blocks_read_what_the_element_by_element_loop_reads: u64,
+    }
+
+    /// Elements at a block's edges: one starting at its last byte and
+    /// taking nine, the room ending with the block and within it.
+    #[test]
+    fn blocks_at_their_edges() {
+        let mut bytes = vec![0x01; BLOCK - 1];
+        bytes.extend_from_slice(&[marker::U64, 0, 0, 0, 0, 0, 0, 0, 0x2a]);
+        bytes.extend(std::iter::repeat_n(0x02, 200));
+        for room in [0, 1, BLOCK - 1, BLOCK, BLOCK + 1, BLOCK + 100] {
+            let read = agree::<u64>(&bytes, room).unwrap();
+            assert_eq!(read, room, "room {room}");
         }
+        // A block that ends inside a 9-byte element, then one that starts
+        // right after it.
+        let mut bytes = vec![0x03; BLOCK - 5];
+        bytes.extend_from_slice(&[marker::I64, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe]);
+        bytes.extend(std::iter::repeat_n(0x04, 200));
+        let read = agree::<i64>(&bytes, BLOCK + 96).unwrap();
+        assert_eq!(read, BLOCK + 96);
     }
 
     #[test]
@@ -371,12 +431,13 @@ mod tests {
         let bytes: Vec<u8> = (0..1000i64)
             .flat_map(|i| {
                 let mut element = Vec::new();
-                msgpack_core::encode::write_int(&mut element, i * 7919 % 100_003 - 50_000).unwrap();
+                let value = (i * 7919 % 100_003 - 50_000) << (i % 5 * 9);
+                msgpack_core::encode::write_int(&mut element, value).unwrap();
                 element
             })
             .collect();
-        let mut numbers = Vec::<i64>::with_capacity(1000);
-        let (pos, read) = fill_blocks(&mut numbers.spare_capacity_mut()[..1000], &bytes);
+        let read = agree::<i64>(&bytes, 1000).unwrap();
+        let (_, pos) = one_by_one::<i64>(&bytes, read);
         assert!(bytes.len() - pos < BLOCK + 8);
         assert!(read > 950, "{read}");
     }
