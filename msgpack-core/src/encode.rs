@@ -68,7 +68,7 @@ pub(crate) fn write_uint_inlined<W: Write>(out: &mut W, value: u64) -> Result<Ma
         out.write_u8(value as u8)?;
         return Ok(Marker::FixPos(value as u8));
     }
-    write_sized(out, value, INT_FORMS[0][bits(value)])
+    write_sized(out, value, &INT_FORMS[zeros(value)])
 }
 
 /// Writes an integer in the smallest form: a non-negative value always in
@@ -96,84 +96,110 @@ pub(crate) fn write_int_inlined<W: Write>(out: &mut W, value: i64) -> Result<Mar
         return Ok(Marker::FixPos(value as u8));
     }
     // Without a branch on the sign or the width, which random data
-    // mispredicts: one table row per sign, indexed by significant bits.
-    let negative = value < 0;
-    let magnitude = (value ^ (value >> 63)) as u64; // `!value` when negative
-    let form = INT_FORMS[negative as usize][bits(magnitude)];
+    // mispredicts: one table row per sign, indexed by leading zeros.
+    let sign = value >> 63; // -1 when negative, else 0
+    let magnitude = (value ^ sign) as u64; // `!value` when negative
+    let form = &INT_FORMS[zeros(magnitude) | (sign as usize & NEGATIVE)];
     write_sized(out, value as u64, form)
 }
 
 /// The form of an integer that is not a positive fixint: its marker
-/// byte and payload length. A negative fixint is its own low byte, taken
-/// through `fix_mask`, with no payload.
+/// byte, its length and where its payload is. A negative fixint is its
+/// own low byte, taken through `fix_mask`, with no payload.
 #[derive(Clone, Copy)]
 struct IntForm {
     marker: u8,
     fix_mask: u8,
+    /// Bytes in all: the marker and the payload, 1 to 9.
     len: u8,
+    /// How far the value shifts left to bring its payload bytes to the
+    /// top, so that big-endian they follow the marker.
+    shift: u8,
 }
 
-/// How many bits `magnitude` needs: 0 to 64.
+/// The leading zero bits of `magnitude`, 0 to 64.
+///
+/// Not `(magnitude | 1)`'s, which would need no case for zero: x86's
+/// `bsr` then keeps its destination's old value as an input, and that
+/// register carries a dependency from one integer of a run to the next.
 #[inline(always)]
-fn bits(magnitude: u64) -> usize {
-    (u64::BITS - magnitude.leading_zeros()) as usize
+fn zeros(magnitude: u64) -> usize {
+    magnitude.leading_zeros() as usize
 }
 
-/// The forms of integers by sign and significant bits. Non-negative
-/// values (row 0) by the bits of the value; negative ones (row 1) by the
-/// bits of `!value`: up to 5 is a negative fixint (-32..=-1), then the
-/// widths whose sign bit fits.
-static INT_FORMS: [[IntForm; 65]; 2] = [
-    int_forms([(8, 0xcc, 1), (16, 0xcd, 2), (32, 0xce, 4), (64, 0xcf, 8)]),
-    int_forms([
-        (5, 0, 0),
-        (7, 0xd0, 1),
-        (15, 0xd1, 2),
-        (31, 0xd2, 4),
-        (64, 0xd3, 8),
-    ]),
-];
+/// Where a negative integer's forms start in [`INT_FORMS`]: one bit
+/// above the most [`zeros`], so a row is picked with an `or`.
+const NEGATIVE: usize = 128;
 
-/// A table of forms from `(largest bit count, marker, payload length)`
-/// rows, smallest first; a row of length 0 is a negative fixint.
-const fn int_forms<const N: usize>(rows: [(usize, u8, u8); N]) -> [IntForm; 65] {
+/// The forms of integers by sign and leading [`zeros`]: non-negative
+/// values from 0 by the value's; negative ones from [`NEGATIVE`] by
+/// `!value`'s: up to 5 significant bits is a negative fixint
+/// (-32..=-1), then the widths whose sign bit fits.
+static INT_FORMS: [IntForm; 2 * NEGATIVE] = {
     let mut table = [IntForm {
         marker: 0,
         fix_mask: 0,
-        len: 0,
-    }; 65];
+        len: 1,
+        shift: 0,
+    }; 2 * NEGATIVE];
+    int_forms(
+        &mut table,
+        0,
+        &[(8, 0xcc, 1), (16, 0xcd, 2), (32, 0xce, 4), (64, 0xcf, 8)],
+    );
+    int_forms(
+        &mut table,
+        NEGATIVE,
+        &[
+            (5, 0, 0),
+            (7, 0xd0, 1),
+            (15, 0xd1, 2),
+            (31, 0xd2, 4),
+            (64, 0xd3, 8),
+        ],
+    );
+    table
+};
+
+/// Fills the 65 forms from `start`, by leading zeros (64 minus the bit
+/// count), from `(largest bit count, marker, payload length)` rows,
+/// smallest first; a row of length 0 is a negative fixint.
+const fn int_forms(table: &mut [IntForm; 2 * NEGATIVE], start: usize, rows: &[(usize, u8, u8)]) {
     let mut bits = 0;
     let mut row = 0;
     while bits <= 64 {
         while bits > rows[row].0 {
             row += 1;
         }
-        let (_, marker, len) = rows[row];
-        let fix_mask = if len == 0 { 0xff } else { 0 };
-        table[bits] = IntForm {
+        let (_, marker, payload) = rows[row];
+        assert!(payload <= 8);
+        table[start + 64 - bits] = IntForm {
             marker,
-            fix_mask,
-            len,
+            fix_mask: if payload == 0 { 0xff } else { 0 },
+            len: 1 + payload,
+            shift: (64 - 8 * payload as u32) as u8 & 63,
         };
         bits += 1;
     }
-    table
 }
 
-/// Writes `value` in `form`: the marker, then the low `form.len` bytes,
-/// big-endian; for a negative fixint, the value's low byte alone. All
-/// nine bytes are built without branches and written as one prefix.
+/// Writes `value` in `form`: the marker, then the payload, big-endian;
+/// for a negative fixint, the value's low byte alone. All nine bytes are
+/// built without branches and written as one prefix.
 #[inline(always)]
-fn write_sized<W: Write>(out: &mut W, value: u64, form: IntForm) -> Result<Marker, W::Error> {
-    let len = form.len as u32;
+fn write_sized<W: Write>(out: &mut W, value: u64, form: &IntForm) -> Result<Marker, W::Error> {
     let marker = form.marker | (value as u8 & form.fix_mask);
-    // The low `len` bytes to the top. With no payload the bytes after the
-    // marker are not written, whatever they hold.
-    let payload = value << ((64 - 8 * len) & 63);
+    // With no payload the bytes after the marker are not written,
+    // whatever they hold.
+    let payload = value.wrapping_shl(u32::from(form.shift));
     let mut bytes = [0u8; 9];
     bytes[0] = marker;
     bytes[1..].copy_from_slice(&payload.to_be_bytes());
-    out.write_prefix(&bytes, 1 + len as usize)?;
+    // SAFETY: every form was made by `int_forms`, which refuses (at
+    // compile time, as `INT_FORMS` is a constant) a payload over 8 bytes.
+    // Known, the bound lets the write drop its own clamp of the length.
+    unsafe { core::hint::assert_unchecked(form.len <= 9) };
+    out.write_prefix(&bytes, usize::from(form.len))?;
     Ok(Marker::from_u8(marker))
 }
 
