@@ -95,12 +95,17 @@ pub(crate) fn write_int_inlined<W: Write>(out: &mut W, value: i64) -> Result<Mar
         out.write_u8(value as u8)?;
         return Ok(Marker::FixPos(value as u8));
     }
-    // Without a branch on the sign or the width, which random data
-    // mispredicts: one table row per sign, indexed by leading zeros.
+    write_sized(out, value as u64, int_form(value))
+}
+
+/// The form of `value`, not a positive fixint: without a branch on the
+/// sign or the width, which random data mispredicts, from one table row
+/// per sign, indexed by leading zeros.
+#[inline(always)]
+fn int_form(value: i64) -> &'static IntForm {
     let sign = value >> 63; // -1 when negative, else 0
     let magnitude = (value ^ sign) as u64; // `!value` when negative
-    let form = &INT_FORMS[zeros(magnitude) | (sign as usize & NEGATIVE)];
-    write_sized(out, value as u64, form)
+    &INT_FORMS[zeros(magnitude) | (sign as usize & NEGATIVE)]
 }
 
 /// The form of an integer that is not a positive fixint: its marker
@@ -183,24 +188,66 @@ const fn int_forms(table: &mut [IntForm; 2 * NEGATIVE], start: usize, rows: &[(u
     }
 }
 
-/// Writes `value` in `form`: the marker, then the payload, big-endian;
-/// for a negative fixint, the value's low byte alone. All nine bytes are
-/// built without branches and written as one prefix.
+/// Writes `value` in `form`, as [`sized`] gives it.
 #[inline(always)]
 fn write_sized<W: Write>(out: &mut W, value: u64, form: &IntForm) -> Result<Marker, W::Error> {
+    let (bytes, len) = sized(value, form);
+    out.write_prefix(&bytes, len)?;
+    Ok(Marker::from_u8(bytes[0]))
+}
+
+/// `value` in `form`: the marker, then the payload, big-endian; for a
+/// negative fixint, the value's low byte alone. All nine bytes are built
+/// without branches, with how many of them count.
+#[inline(always)]
+fn sized(value: u64, form: &IntForm) -> ([u8; 9], usize) {
     let marker = form.marker | (value as u8 & form.fix_mask);
-    // With no payload the bytes after the marker are not written,
-    // whatever they hold.
+    // With no payload the bytes after the marker do not count, whatever
+    // they hold.
     let payload = value.wrapping_shl(u32::from(form.shift));
     let mut bytes = [0u8; 9];
     bytes[0] = marker;
     bytes[1..].copy_from_slice(&payload.to_be_bytes());
     // SAFETY: every form was made by `int_forms`, which refuses (at
     // compile time, as `INT_FORMS` is a constant) a payload over 8 bytes.
-    // Known, the bound lets the write drop its own clamp of the length.
+    // Known, the bound lets a write drop its own clamp of the length.
     unsafe { core::hint::assert_unchecked(form.len <= 9) };
-    out.write_prefix(&bytes, usize::from(form.len))?;
-    Ok(Marker::from_u8(marker))
+    (bytes, usize::from(form.len))
+}
+
+/// The bytes [`write_uint`] writes for `value`, as nine bytes of which
+/// the first `len` count (`len` from 1 to 9): for writers that take a
+/// fixed-size copy, such as [`Room::put_each`](crate::Room::put_each).
+///
+/// ```
+/// use msgpack_core::encode;
+///
+/// let (bytes, len) = encode::uint_bytes(300);
+/// assert_eq!(&bytes[..len], [0xcd, 0x01, 0x2c]);
+/// ```
+#[inline(always)]
+pub fn uint_bytes(value: u64) -> ([u8; 9], usize) {
+    if value < 128 {
+        return ([value as u8, 0, 0, 0, 0, 0, 0, 0, 0], 1);
+    }
+    sized(value, &INT_FORMS[zeros(value)])
+}
+
+/// The bytes [`write_int`] writes for `value`, as [`uint_bytes`] gives
+/// them.
+///
+/// ```
+/// use msgpack_core::encode;
+///
+/// let (bytes, len) = encode::int_bytes(-33);
+/// assert_eq!(&bytes[..len], [0xd0, 0xdf]);
+/// ```
+#[inline(always)]
+pub fn int_bytes(value: i64) -> ([u8; 9], usize) {
+    if (value as u64) < 128 {
+        return ([value as u8, 0, 0, 0, 0, 0, 0, 0, 0], 1);
+    }
+    sized(value as u64, int_form(value))
 }
 
 macro_rules! fixed_width_writers {

@@ -2,7 +2,8 @@
 //! loop (`ser/numbers.rs`), against the same serializer over an
 //! `io::Write` that is not a vector (serde's element-by-element path) and
 //! against rmp-serde: the same bytes, whatever the numbers, the container
-//! or the length; and they read back.
+//! or the length (runs of 16 or more are written a block at a time, so
+//! the lengths cross several blocks); and they read back.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt::Debug;
@@ -43,23 +44,31 @@ where
 
 proptest! {
     #[test]
-    fn signed(values in prop::collection::vec(any::<i64>(), 0..40)) {
+    fn signed(values in prop::collection::vec(any::<i64>(), 0..100)) {
         agree(values)?;
     }
 
     #[test]
-    fn signed_small(values in prop::collection::vec(-300i64..300, 0..40)) {
+    fn signed_small(values in prop::collection::vec(-300i64..300, 0..100)) {
         agree(values)?;
     }
 
     #[test]
-    fn unsigned(values in prop::collection::vec(any::<u64>(), 0..40)) {
+    fn signed_of_every_width(values in prop::collection::vec(
+        prop_oneof![any::<i64>(), -300i64..300, -70_000i64..70_000, any::<i32>().prop_map(i64::from)],
+        0..100,
+    )) {
         agree(values)?;
     }
 
     #[test]
-    fn narrow(a in prop::collection::vec(any::<i8>(), 0..40), b in prop::collection::vec(any::<u8>(), 0..40),
-              c in prop::collection::vec(any::<i16>(), 0..40), d in prop::collection::vec(any::<u32>(), 0..40)) {
+    fn unsigned(values in prop::collection::vec(any::<u64>(), 0..100)) {
+        agree(values)?;
+    }
+
+    #[test]
+    fn narrow(a in prop::collection::vec(any::<i8>(), 0..100), b in prop::collection::vec(any::<u8>(), 0..100),
+              c in prop::collection::vec(any::<i16>(), 0..100), d in prop::collection::vec(any::<u32>(), 0..100)) {
         agree(a)?;
         agree(b)?;
         agree(c)?;
@@ -67,14 +76,14 @@ proptest! {
     }
 
     #[test]
-    fn floats(a in prop::collection::vec(any::<f32>().prop_filter("NaN", |x| !x.is_nan()), 0..40),
-              b in prop::collection::vec(any::<f64>().prop_filter("NaN", |x| !x.is_nan()), 0..40)) {
+    fn floats(a in prop::collection::vec(any::<f32>().prop_filter("NaN", |x| !x.is_nan()), 0..100),
+              b in prop::collection::vec(any::<f64>().prop_filter("NaN", |x| !x.is_nan()), 0..100)) {
         agree(a)?;
         agree(b)?;
     }
 
     #[test]
-    fn bools(values in prop::collection::vec(any::<bool>(), 0..40)) {
+    fn bools(values in prop::collection::vec(any::<bool>(), 0..100)) {
         agree(values)?;
     }
 }

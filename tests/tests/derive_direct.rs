@@ -379,6 +379,40 @@ fn the_largest_values_take_their_types_bound() {
     assert_eq!(bound::<Option<i8>>(), Some(2));
 }
 
+/// A vector of each number type and of bools: runs of 16 or more are
+/// written a block at a time.
+#[derive(MsgPack, Debug)]
+struct Runs {
+    #[msgpack(tag = 1)]
+    signed: Vec<i64>,
+    #[msgpack(tag = 2)]
+    unsigned: Vec<u64>,
+    #[msgpack(tag = 3)]
+    narrow: Vec<i16>,
+    #[msgpack(tag = 4)]
+    bytes: Vec<u8>,
+    #[msgpack(tag = 5)]
+    singles: Vec<f32>,
+    #[msgpack(tag = 6)]
+    doubles: Vec<f64>,
+    #[msgpack(tag = 7)]
+    flags: Vec<bool>,
+}
+
+prop_compose! {
+    fn runs()(
+        signed in vec(prop_oneof![any::<i64>(), -300i64..300, -70_000i64..70_000], 0..100),
+        unsigned in vec(prop_oneof![any::<u64>(), 0u64..300], 0..100),
+        narrow in vec(any::<i16>(), 0..100),
+        bytes in vec(any::<u8>(), 0..100),
+        singles in vec(any::<f32>(), 0..100),
+        doubles in vec(any::<f64>(), 0..100),
+        flags in vec(any::<bool>(), 0..100),
+    ) -> Runs {
+        Runs { signed, unsigned, narrow, bytes, singles, doubles, flags }
+    }
+}
+
 #[derive(MsgPack)]
 struct Many {
     #[msgpack(tag = 1)]
@@ -447,6 +481,12 @@ proptest! {
         for element in &value.many {
             prop_assert!(msgpack_serde::to_vec(element).unwrap().len() <= largest);
         }
+    }
+
+    #[test]
+    fn runs_of_numbers_write_the_serde_paths_bytes(runs in runs()) {
+        check(&runs);
+        check(&runs.signed);
     }
 
     #[test]

@@ -174,6 +174,21 @@ pub trait Direct {
     /// Writes the value: the bytes our serializer writes for it.
     fn put(&self, out: &mut Out<'_>) -> Result<()>;
 
+    /// Writes `values` one after another (a vector's elements, after
+    /// its header): each in a room of its [`bound`](Self::bound) when it
+    /// has one. Numbers and bools write a block of values after one room
+    /// check.
+    #[inline(always)]
+    fn put_elements(values: &[Self], out: &mut Out<'_>) -> Result<()>
+    where
+        Self: Sized,
+    {
+        match Self::bound() {
+            Some(bound) => out.put_bounded(values, bound),
+            None => values.iter().try_for_each(|value| value.put(out)),
+        }
+    }
+
     /// Writes the one-byte map key `key` (a tag below 128), then the
     /// value: types whose first write is small fold the key into it.
     #[inline(always)]
@@ -462,8 +477,27 @@ fn too_long(len: usize) -> crate::Error {
     msgpack_core::EncodeError::<core::convert::Infallible>::LengthOverflow(len).into()
 }
 
+/// Writes a run of numbers or bools, each as `encode` gives it: a block
+/// at a time ([`Room::put_each`]) when there are enough of them to pay
+/// for the blocks' setup, one by one otherwise.
+#[inline(always)]
+fn put_run<T: Direct, const N: usize>(
+    values: &[T],
+    out: &mut Out<'_>,
+    encode: impl FnMut(&T) -> ([u8; N], usize),
+) -> Result<()> {
+    if values.len() < RUN_FROM {
+        return values.iter().try_for_each(|value| value.put(out));
+    }
+    out.room.put_each(values, encode);
+    Ok(())
+}
+
+/// The shortest run [`put_run`] writes a block at a time.
+const RUN_FROM: usize = 16;
+
 macro_rules! direct_ints {
-    ($($ty:ty => $put:ident as $wide:ty),*) => {$(
+    ($($ty:ty => $put:ident, $bytes:ident as $wide:ty),*) => {$(
         impl Direct for $ty {
             #[inline(always)]
             fn estimate() -> usize {
@@ -482,6 +516,11 @@ macro_rules! direct_ints {
             }
 
             #[inline(always)]
+            fn put_elements(values: &[Self], out: &mut Out<'_>) -> Result<()> {
+                put_run(values, out, |&value| msgpack_core::encode::$bytes(value as $wide))
+            }
+
+            #[inline(always)]
             fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
                 if (*self as $wide as u64) < 128 {
                     out.room.put([key, *self as u8]);
@@ -495,9 +534,10 @@ macro_rules! direct_ints {
 }
 
 direct_ints!(
-    u8 => put_uint as u64, u16 => put_uint as u64, u32 => put_uint as u64,
-    u64 => put_uint as u64, i8 => put_int as i64, i16 => put_int as i64,
-    i32 => put_int as i64, i64 => put_int as i64
+    u8 => put_uint, uint_bytes as u64, u16 => put_uint, uint_bytes as u64,
+    u32 => put_uint, uint_bytes as u64, u64 => put_uint, uint_bytes as u64,
+    i8 => put_int, int_bytes as i64, i16 => put_int, int_bytes as i64,
+    i32 => put_int, int_bytes as i64, i64 => put_int, int_bytes as i64
 );
 
 /// Floats: the marker, then the big-endian bits (as `encode::write_f32`
@@ -519,6 +559,16 @@ macro_rules! direct_floats {
             fn put(&self, out: &mut Out<'_>) -> Result<()> {
                 out.room.put_marked([msgpack_core::marker::$marker], self.to_be_bytes());
                 Ok(())
+            }
+
+            #[inline(always)]
+            fn put_elements(values: &[Self], out: &mut Out<'_>) -> Result<()> {
+                const N: usize = 1 + std::mem::size_of::<$ty>();
+                put_run(values, out, |value| {
+                    let mut bytes = [msgpack_core::marker::$marker; N];
+                    bytes[1..].copy_from_slice(&value.to_be_bytes());
+                    (bytes, N)
+                })
             }
 
             #[inline(always)]
@@ -547,6 +597,11 @@ impl Direct for bool {
     fn put(&self, out: &mut Out<'_>) -> Result<()> {
         out.room.put([bool_marker(*self)]);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn put_elements(values: &[Self], out: &mut Out<'_>) -> Result<()> {
+        put_run(values, out, |&value| ([bool_marker(value)], 1))
     }
 
     #[inline(always)]
@@ -632,9 +687,6 @@ impl<T: Direct> Direct for Vec<T> {
         // One reservation for the elements' estimates, then none while
         // they keep to it.
         out.reserve(ahead::<T>(self.len()));
-        match T::bound() {
-            Some(bound) => out.put_bounded(self, bound),
-            None => self.iter().try_for_each(|value| value.put(out)),
-        }
+        T::put_elements(self, out)
     }
 }

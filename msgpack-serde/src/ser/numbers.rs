@@ -8,7 +8,9 @@
 //!
 //! The element type is recognised by type identity, as the derive's
 //! direct path recognises our serializer (`direct.rs`); this module holds
-//! the cast from the iterator's item to `&T`.
+//! the cast from the iterator's item to `&T`. A slice's iterator (serde's
+//! `Vec<T>` and `[T]`) is recognised the same way and gives its slice to
+//! the type's `Direct::put_elements`, as a derived struct's vector does.
 
 #![allow(unsafe_code)]
 
@@ -58,6 +60,16 @@ fn put_all<T: Direct, W, F: StructMode, I: Iterator>(
     // else touches while this reborrow lives.
     let vec = unsafe { &mut *vec };
     Ok(direct::put_seq::<T>(vec, config, len, |out| {
+        // A slice's iterator (serde's `Vec<T>` and `[T]`) gives its
+        // slice, written a block at a time.
+        if typeid::of::<I>() == typeid::of::<core::slice::Iter<'_, T>>() {
+            // SAFETY: `I` is `slice::Iter<'_, T>` (their ids are equal);
+            // ids differ only in lifetimes, and the slice is used here,
+            // within the iterator's own. `items` is not used after the
+            // copy, and the iterator has no drop glue.
+            let items: core::slice::Iter<'_, T> = unsafe { std::mem::transmute_copy(&items) };
+            return T::put_elements(items.as_slice(), out);
+        }
         for item in items {
             // SAFETY: `I::Item` is `&T` (their ids are equal, checked by
             // `collect`); ids differ only in lifetimes, and the reference
