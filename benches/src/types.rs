@@ -10,7 +10,7 @@ use msgpacker::{Packable, Unpackable};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::measure::{time_per_iteration, Budget};
+use crate::measure::{time_interleaved, Budget};
 
 /// One codec on one type, as percentages of serde_json.
 #[derive(Clone, Debug, Serialize)]
@@ -34,6 +34,10 @@ struct Measured {
     bytes: usize,
 }
 
+/// One codec of the table: its name, its encode into a buffer and its
+/// decode of its own bytes.
+type Codec<'a> = (&'static str, &'a dyn Fn(&mut Vec<u8>), &'a dyn Fn(&[u8]));
+
 fn measure_one<T>(budget: Budget, value: &T) -> Vec<Measured>
 where
     T: Serialize
@@ -44,68 +48,108 @@ where
         + zerompk::FromMessagePackOwned
         + PartialEq,
 {
-    let mut out = Vec::new();
-    let mut run = |codec, encode: &dyn Fn(&mut Vec<u8>), decode: &dyn Fn(&[u8])| {
-        let mut bytes = Vec::new();
-        encode(&mut bytes);
-        let mut buffer = Vec::with_capacity(bytes.len());
-        let encode_ns = time_per_iteration(budget, || {
-            buffer.clear();
-            encode(&mut buffer);
-        });
-        let decode_ns = time_per_iteration(budget, || decode(&bytes));
-        out.push(Measured {
-            codec,
-            encode_ns,
-            decode_ns,
-            bytes: bytes.len(),
-        });
-    };
-    run(
-        "serde_json",
-        &|b| serde_json::to_writer(b, value).unwrap(),
-        &|b| {
-            black_box(serde_json::from_slice::<T>(b).unwrap());
-        },
+    let codecs: [Codec<'_>; 5] = [
+        (
+            "serde_json",
+            &|b| serde_json::to_writer(b, value).unwrap(),
+            &|b| {
+                black_box(serde_json::from_slice::<T>(b).unwrap());
+            },
+        ),
+        (
+            "rmp-serde",
+            &|b| rmp_serde::encode::write(b, value).unwrap(),
+            &|b| {
+                black_box(rmp_serde::from_slice::<T>(b).unwrap());
+            },
+        ),
+        (
+            "msgpacker",
+            &|b| {
+                value.pack(b);
+            },
+            &|b| {
+                black_box(T::unpack(b).unwrap());
+            },
+        ),
+        (
+            "zerompk",
+            &|b| zerompk::write_msgpack(b, value).unwrap(),
+            &|b| {
+                black_box(zerompk::from_msgpack::<T>(b).unwrap());
+            },
+        ),
+        (
+            "msgpack-serde",
+            &|b| {
+                value
+                    .serialize(&mut msgpack_serde::Serializer::new(b))
+                    .unwrap()
+            },
+            &|b| {
+                black_box(msgpack_serde::from_slice::<T>(b).unwrap());
+            },
+        ),
+    ];
+    let encoded: Vec<Vec<u8>> = codecs
+        .iter()
+        .map(|(_, encode, _)| {
+            let mut bytes = Vec::new();
+            encode(&mut bytes);
+            bytes
+        })
+        .collect();
+    // Every codec in turn within each round (`time_interleaved`), as the
+    // fixtures are timed, so that a slow spell falls on all of them.
+    let mut buffers: Vec<Vec<u8>> = encoded
+        .iter()
+        .map(|b| Vec::with_capacity(b.len()))
+        .collect();
+    let encode_ns = time_all(
+        budget,
+        codecs
+            .iter()
+            .zip(&mut buffers)
+            .map(|((_, encode, _), buffer)| {
+                Box::new(move || {
+                    buffer.clear();
+                    encode(buffer);
+                }) as Box<dyn FnMut()>
+            })
+            .collect(),
     );
-    run(
-        "rmp-serde",
-        &|b| rmp_serde::encode::write(b, value).unwrap(),
-        &|b| {
-            black_box(rmp_serde::from_slice::<T>(b).unwrap());
-        },
+    let decode_ns = time_all(
+        budget,
+        codecs
+            .iter()
+            .zip(&encoded)
+            .map(|((_, _, decode), bytes)| Box::new(move || decode(bytes)) as Box<dyn FnMut()>)
+            .collect(),
     );
-    run(
-        "msgpacker",
-        &|b| {
-            value.pack(b);
-        },
-        &|b| {
-            black_box(T::unpack(b).unwrap());
-        },
-    );
-    run(
-        "zerompk",
-        &|b| zerompk::write_msgpack(b, value).unwrap(),
-        &|b| {
-            black_box(zerompk::from_msgpack::<T>(b).unwrap());
-        },
-    );
-    run(
-        "msgpack-serde",
-        &|b| {
-            value
-                .serialize(&mut msgpack_serde::Serializer::new(b))
-                .unwrap()
-        },
-        &|b| {
-            black_box(msgpack_serde::from_slice::<T>(b).unwrap());
-        },
-    );
-    out
+    codecs
+        .iter()
+        .zip(&encoded)
+        .zip(encode_ns.into_iter().zip(decode_ns))
+        .map(
+            |(((codec, _, _), bytes), (encode_ns, decode_ns))| Measured {
+                codec,
+                encode_ns,
+                decode_ns,
+                bytes: bytes.len(),
+            },
+        )
+        .collect()
 }
 
-/// Runs every type through every codec.
+/// [`time_interleaved`] over boxed ops.
+fn time_all(budget: Budget, mut ops: Vec<Box<dyn FnMut() + '_>>) -> Vec<f64> {
+    let mut ops: Vec<&mut dyn FnMut()> = ops
+        .iter_mut()
+        .map(|op| &mut **op as &mut dyn FnMut())
+        .collect();
+    time_interleaved(budget, &mut ops)
+}
+
 pub fn run_types(budget: Budget) -> Vec<TypeResult> {
     let string = "The quick brown fox jumps over the lazy dog, 0123456789 times!".to_string();
     let small: Vec<i64> = (1..=10).collect();
