@@ -101,7 +101,7 @@ pub(crate) fn decode_msgpack<T: DeserializeOwned>(
 ) -> Result<T, MsgPackRejection> {
     let mut deserializer = msgpack_serde::Deserializer::from_slice(&received.body)
         .with_limits(received.limits.decode_limits());
-    T::deserialize(&mut deserializer)
+    msgpack_serde::__private::deserialize_placed(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value))
         .map_err(|error| MsgPackRejection::msgpack(&received.parts.headers, &error))
 }

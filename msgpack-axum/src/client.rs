@@ -111,7 +111,8 @@ impl ResponseExt for reqwest::Response {
         }
         let mut deserializer =
             msgpack_serde::Deserializer::from_slice(&body).with_limits(limits.decode_limits());
-        let value = T::deserialize(&mut deserializer).map_err(Error::MsgPack)?;
+        let value = msgpack_serde::__private::deserialize_placed(&mut deserializer)
+            .map_err(Error::MsgPack)?;
         deserializer.end().map_err(Error::MsgPack)?;
         Ok(value)
     }

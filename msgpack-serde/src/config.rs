@@ -133,7 +133,10 @@ impl Config {
     ///
     /// let bytes = to_vec_with_config(&Either::Level(Level::High), Config::compact().variants_as_indices(true))?;
     /// let error = from_slice::<Either>(&bytes).unwrap_err();
-    /// assert_eq!(error.to_string(), "data did not match any variant of untagged enum Either");
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "data did not match any variant of untagged enum Either at offset 1"
+    /// );
     /// # Ok::<(), msgpack_serde::Error>(())
     /// ```
     #[must_use]

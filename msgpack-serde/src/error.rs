@@ -72,7 +72,7 @@ impl Error {
     /// ("missing field") at the container's; an error a `Deserialize`
     /// impl makes after its deserializer returned (`de::Error::custom` on
     /// a value it read) is where the reader stopped in the element, key
-    /// or value being read, and has no offset for a value alone.
+    /// or value being read (or in the input, for a value alone).
     ///
     /// ```
     /// let error = msgpack_serde::from_slice::<Vec<u8>>(&[0x92, 0x01, 0xa1, b'x']).unwrap_err();
@@ -186,10 +186,17 @@ impl Error {
     /// This error at `offset`, unless it already has an offset.
     #[cold]
     pub(crate) fn at(mut self, offset: usize) -> Error {
+        self.place(offset);
+        self
+    }
+
+    /// Puts this error at `offset`, unless it already has an offset:
+    /// [`at`](Self::at) in place, for a result that should not move.
+    #[cold]
+    pub(crate) fn place(&mut self, offset: usize) {
         if self.0.offset.is_none() && !matches!(self.0.code, ErrorCode::Io(_)) {
             self.0.offset = Some(offset);
         }
-        self
     }
 
     /// This error with its offset moved `base` bytes on, for a value

@@ -413,7 +413,7 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 /// ```
 pub fn from_reader<R: io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
     let mut de = Deserializer::from_reader(reader);
-    let value = T::deserialize(&mut de)?;
+    let value = de::deserialize_placed(&mut de)?;
     de.end()?;
     Ok(value)
 }

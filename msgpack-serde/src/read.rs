@@ -78,7 +78,9 @@ impl<'de> Read<'de> for SliceRead<'de> {
         let read = &mut de.read;
         let mut decoder = Decoder::<Borrowed>::starting_at(read.input, read.pos, de.limits)?
             .human_readable(de.human_readable);
-        let value = seed.deserialize(&mut decoder)?;
+        let mut result = seed.deserialize(&mut decoder);
+        decoder.place_own_error(&mut result);
+        let value = result?;
         read.pos = decoder.position();
         Ok(value)
     }
@@ -226,9 +228,9 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
         let limits = de.limits.max_bytes(usize::MAX);
         let mut decoder =
             Decoder::<Copied>::new(&read.buffer, limits)?.human_readable(de.human_readable);
-        let result = seed
-            .deserialize(&mut decoder)
-            .map_err(|error| error.shifted(base));
+        let mut result = seed.deserialize(&mut decoder);
+        decoder.place_own_error(&mut result);
+        let result = result.map_err(|error| error.shifted(base));
         match cut_short {
             None => result,
             Some(eof) => match result {

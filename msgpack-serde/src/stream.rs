@@ -173,7 +173,7 @@ impl<'de, R: Read<'de>, T: Deserialize<'de>> Iterator for StreamDeserializer<R, 
         match self.de.read_mut().at_end() {
             Ok(true) => None,
             Ok(false) => {
-                let result = T::deserialize(&mut self.de);
+                let result = crate::de::deserialize_placed(&mut self.de);
                 self.record(result)
             }
             Err(error) => self.record(Err(error)),

@@ -148,15 +148,15 @@ fn other_data_errors() {
         "invalid type: integer `1`, expected a MessagePack extension at offset 0"
     );
     // `Timestamp` checks the extension type after our deserializer has
-    // handed the extension over: at the top level nothing around the
-    // value places the error; inside a container it is where the reader
-    // stopped, past the extension.
+    // handed the extension over: the error is where the reader stopped,
+    // past the extension, alone as inside a container.
     let error = error::<msgpack_serde::Timestamp>(&[0xd4, 0x01, 0x00]);
     assert_eq!(
         error.to_string(),
-        "invalid value: an extension of another type, expected a timestamp (extension type -1)"
+        "invalid value: an extension of another type, expected a timestamp (extension type -1) \
+         at offset 3"
     );
-    assert_eq!(error.offset(), None);
+    assert_eq!(error.offset(), Some(3));
     assert_eq!(
         message::<Vec<msgpack_serde::Timestamp>>(&[0x91, 0xd4, 0x01, 0x00]),
         "invalid value: an extension of another type, expected a timestamp (extension type -1) \
@@ -274,8 +274,15 @@ fn an_elements_own_error_is_where_the_reader_stopped_in_it() {
     }
     let variant = msgpack_serde::to_vec(&msgpack!({"Number": 13})).unwrap();
     assert_eq!(message::<Choice>(&variant), "thirteen at offset 9");
-    // Alone there is no container, and no offset.
-    assert_eq!(error::<NotThirteen>(&[0x0d]).offset(), None);
+    // Alone: where the reader stopped in the input, by every reader.
+    assert_eq!(message::<NotThirteen>(&[0x0d]), "thirteen at offset 1");
+    let read = msgpack_serde::from_reader::<_, NotThirteen>(&[0x0d][..]).unwrap_err();
+    assert_eq!(read.to_string(), "thirteen at offset 1");
+    let mut values =
+        msgpack_serde::Deserializer::from_slice(&[0xc0, 0x0d]).into_iter::<Option<NotThirteen>>();
+    assert!(values.next().unwrap().unwrap().is_none());
+    let second = values.next().unwrap().unwrap_err();
+    assert_eq!(second.to_string(), "thirteen at offset 2");
 }
 
 #[test]

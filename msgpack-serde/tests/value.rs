@@ -355,7 +355,8 @@ fn ext_rejects_reserved_types() {
     let error = msgpack_serde::from_slice::<Ext>(&[0xd6, 0xff, 0, 0, 0, 1]).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "invalid value: integer `-1`, expected an application extension type (0 to 127)"
+        "invalid value: integer `-1`, expected an application extension type (0 to 127) \
+         at offset 6"
     );
 }
 
@@ -395,7 +396,7 @@ fn timestamp_exact_bytes() {
         msgpack_serde::from_slice::<Timestamp>(&[0xd5, 0xff, 0, 0])
             .unwrap_err()
             .to_string(),
-        "invalid value: byte array, expected timestamp data of 4, 8 or 12 bytes"
+        "invalid value: byte array, expected timestamp data of 4, 8 or 12 bytes at offset 4"
     );
 }
 

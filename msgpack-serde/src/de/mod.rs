@@ -392,6 +392,43 @@ fn trailing(at_end: bool, offset: usize) -> Result<()> {
 
 /// Decodes one value of type `T` from the front of `bytes` and sets
 /// `len` to the bytes it took (after an error, `len` means nothing):
+/// `T::deserialize(de)`, with an error that has no offset (one `T`'s own
+/// code made after reading what it read) placed where the reader
+/// stopped, as a container's elements' errors are: for the entry points
+/// that hand a whole input's value to a [`Deserializer`] (`from_reader`,
+/// the stream's values, msgpack-axum's bodies, msgpack-tokio's frames).
+///
+/// ```
+/// use msgpack_serde::{Deserializer, __private::deserialize_placed};
+/// use serde::de::{Deserialize, Error};
+///
+/// struct Odd;
+/// impl<'de> Deserialize<'de> for Odd {
+///     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+///         match u16::deserialize(d)? % 2 {
+///             1 => Ok(Odd),
+///             _ => Err(D::Error::custom("even")),
+///         }
+///     }
+/// }
+/// let mut de = Deserializer::from_slice(&[0xc0, 0xcd, 0x01, 0x2c]);
+/// <()>::deserialize(&mut de).unwrap();
+/// let error = deserialize_placed::<_, Odd>(&mut de).err().unwrap();
+/// assert_eq!(error.to_string(), "even at offset 4");
+/// ```
+#[doc(hidden)]
+#[inline]
+pub fn deserialize_placed<'de, R: Read<'de>, T: de::Deserialize<'de>>(
+    de: &mut Deserializer<R>,
+) -> Result<T> {
+    let mut result = T::deserialize(&mut *de);
+    // In place, as `Decoder::place_own_error`.
+    if let Err(error) = &mut result {
+        error.place(de.byte_offset());
+    }
+    result
+}
+
 /// [`from_slice_with_limits`] without the trailing-bytes check, for
 /// msgpack-tokio's codec, which decodes each value where it lies in its
 /// read buffer. Always inlined, as `from_slice_with_limits` is: the
@@ -433,7 +470,9 @@ pub(crate) fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(
     limits: Limits,
 ) -> Result<T> {
     let mut decoder = Decoder::<Borrowed>::new(bytes, limits)?;
-    let value = T::deserialize(&mut decoder)?;
+    let mut result = T::deserialize(&mut decoder);
+    decoder.place_own_error(&mut result);
+    let value = result?;
     decoder.end()?;
     Ok(value)
 }

@@ -102,7 +102,7 @@ pub(super) fn decode_frame<T: DeserializeOwned + 'static>(
         return Ok(cast(value));
     }
     let mut deserializer = msgpack_serde::Deserializer::from_slice(frame).with_limits(limits);
-    let value = T::deserialize(&mut deserializer).map_err(shift)?;
+    let value = msgpack_serde::__private::deserialize_placed(&mut deserializer).map_err(shift)?;
     deserializer.end().map_err(shift)?;
     Ok(Some(value))
 }
