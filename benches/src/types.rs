@@ -150,6 +150,7 @@ fn time_all(budget: Budget, mut ops: Vec<Box<dyn FnMut() + '_>>) -> Vec<f64> {
     time_interleaved(budget, &mut ops)
 }
 
+/// Runs every type through every codec.
 pub fn run_types(budget: Budget) -> Vec<TypeResult> {
     let string = "The quick brown fox jumps over the lazy dog, 0123456789 times!".to_string();
     let small: Vec<i64> = (1..=10).collect();

@@ -191,21 +191,34 @@ impl<'a> Room<'a> {
         items: &[T],
         mut encode: impl FnMut(&T) -> ([u8; N], usize),
     ) {
+        // So that a block's room, `N * EACH_BLOCK`, cannot overflow.
+        const { assert!(N <= 64) };
         for block in items.chunks(EACH_BLOCK) {
-            self.make_room(N * block.len());
-            for item in block {
-                let (bytes, len) = encode(item);
-                // SAFETY: `make_room` left `N` reserved bytes for each
-                // item of the block past the written ones, and each item
-                // before this one counted at most `N`, so `N` are left for
-                // this one; `bytes` is a local and cannot overlap.
-                unsafe {
-                    self.base
-                        .add(self.written)
-                        .cast::<[u8; N]>()
-                        .write_unaligned(bytes);
+            if N * block.len() <= self.reserved - self.written {
+                for item in block {
+                    let (bytes, len) = encode(item);
+                    // SAFETY: `N` reserved bytes are left past the
+                    // written ones: the check above found `N` for each
+                    // item of the block, and each item before this one
+                    // counted at most `N`. `bytes` is a local and cannot
+                    // overlap; all `N` are initialized, at most `N`
+                    // counted.
+                    unsafe {
+                        self.base
+                            .add(self.written)
+                            .cast::<[u8; N]>()
+                            .write_unaligned(bytes);
+                    }
+                    self.written += len.min(N);
                 }
-                self.written += len.min(N);
+            } else {
+                // Near the room's end (items estimated narrower than
+                // `N`), each item is copied at its own length: the room
+                // grows only if the item itself does not fit.
+                for item in block {
+                    let (bytes, len) = encode(item);
+                    self.put_slice(&bytes[..len.min(N)]);
+                }
             }
         }
     }

@@ -59,6 +59,16 @@ pub enum Category {
     Eof,
 }
 
+/// Places an error in `result` that has no offset at `offset`. In place:
+/// a result rebuilt by `map_err` would be a copy of a large value on its
+/// way out.
+#[inline(always)]
+pub(crate) fn place_own_error<T>(result: &mut Result<T>, offset: usize) {
+    if let Err(error) = result {
+        error.place(offset);
+    }
+}
+
 impl Error {
     #[cold]
     fn new(code: ErrorCode, offset: Option<usize>) -> Error {
@@ -72,7 +82,11 @@ impl Error {
     /// ("missing field") at the container's; an error a `Deserialize`
     /// impl makes after its deserializer returned (`de::Error::custom` on
     /// a value it read) is where the reader stopped in the element, key
-    /// or value being read (or in the input, for a value alone).
+    /// or value being read, or in the input for a value alone read by
+    /// `from_slice`, `from_reader` or a
+    /// [`StreamDeserializer`](crate::StreamDeserializer); a
+    /// `T::deserialize(&mut deserializer)` of your own leaves it without
+    /// one.
     ///
     /// ```
     /// let error = msgpack_serde::from_slice::<Vec<u8>>(&[0x92, 0x01, 0xa1, b'x']).unwrap_err();

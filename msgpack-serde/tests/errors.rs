@@ -278,11 +278,29 @@ fn an_elements_own_error_is_where_the_reader_stopped_in_it() {
     assert_eq!(message::<NotThirteen>(&[0x0d]), "thirteen at offset 1");
     let read = msgpack_serde::from_reader::<_, NotThirteen>(&[0x0d][..]).unwrap_err();
     assert_eq!(read.to_string(), "thirteen at offset 1");
+    // The stream's values, the error made after its read (placed by the
+    // stream) and inside it (an `Option`'s, placed by the read).
     let mut values =
-        msgpack_serde::Deserializer::from_slice(&[0xc0, 0x0d]).into_iter::<Option<NotThirteen>>();
+        msgpack_serde::Deserializer::from_slice(&[0x01, 0x0d]).into_iter::<NotThirteen>();
+    assert!(values.next().unwrap().is_ok());
+    assert_eq!(
+        values.next().unwrap().unwrap_err().to_string(),
+        "thirteen at offset 2"
+    );
+    let mut values =
+        msgpack_serde::Deserializer::from_reader(&[0x01, 0x0d][..]).into_iter::<NotThirteen>();
+    assert!(values.next().unwrap().is_ok());
+    assert_eq!(
+        values.next().unwrap().unwrap_err().to_string(),
+        "thirteen at offset 2"
+    );
+    let mut values = msgpack_serde::Deserializer::from_reader(&[0xc0, 0x0d][..])
+        .into_iter::<Option<NotThirteen>>();
     assert!(values.next().unwrap().unwrap().is_none());
-    let second = values.next().unwrap().unwrap_err();
-    assert_eq!(second.to_string(), "thirteen at offset 2");
+    assert_eq!(
+        values.next().unwrap().unwrap_err().to_string(),
+        "thirteen at offset 2"
+    );
 }
 
 #[test]

@@ -102,6 +102,30 @@ fn exact_bytes() {
     assert_eq!(bytes, [0x92, 0xca, 0x3f, 0xc0, 0, 0, 0xca, 0x80, 0, 0, 0]);
 }
 
+/// Values at their type's widest form take what was reserved for them
+/// and no more: the blocks near the end of the room do not grow the
+/// vector past it.
+#[test]
+fn the_widest_values_fit_their_reservation() {
+    fn fits<T: Serialize>(values: &[T], len: usize) {
+        let bytes = msgpack_serde::to_vec(values).unwrap();
+        assert_eq!(bytes.len(), len, "{}", std::any::type_name::<T>());
+        assert!(
+            bytes.capacity() <= 5 + len,
+            "{}: {} bytes in {}",
+            std::any::type_name::<T>(),
+            bytes.len(),
+            bytes.capacity()
+        );
+    }
+    fits(&[200u8; 1000], 3 + 2 * 1000);
+    fits(&[-100i8; 1000], 3 + 2 * 1000);
+    fits(&[60_000u16; 1000], 3 + 3 * 1000);
+    fits(&[-70_000i32; 1000], 3 + 5 * 1000);
+    fits(&[1.5f32; 1000], 3 + 5 * 1000);
+    fits(&[u64::MAX; 1000], 3 + 9 * 1000);
+}
+
 /// Past the most reserved ahead (1 MiB): the room grows as it goes.
 #[test]
 fn longer_than_the_reservation() {

@@ -140,6 +140,35 @@ fn errors_carry_the_stream_offset_and_end_the_stream() {
     }
 }
 
+/// A number that refuses 13 after reading it.
+#[derive(Debug)]
+struct NotThirteen;
+
+impl<'de> Deserialize<'de> for NotThirteen {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match u8::deserialize(deserializer)? {
+            13 => Err(serde::de::Error::custom("thirteen")),
+            _ => Ok(NotThirteen),
+        }
+    }
+}
+
+#[test]
+fn a_values_own_error_is_where_the_reader_stopped_in_the_stream() {
+    // Read in place and framed (one byte at a time), the error is after
+    // the value, in the stream's offsets.
+    let stream = [0x01, 0x02, 0x0d, 0x04];
+    for chunk in [1, 2, stream.len()] {
+        let mut codec = MsgPackCodec::<(), NotThirteen>::new();
+        let error = decode_in_chunks(&mut codec, &stream, chunk).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "thirteen at offset 3",
+            "chunks of {chunk}"
+        );
+    }
+}
+
 #[test]
 fn an_array_longer_than_its_struct_ends_the_stream_at_the_array() {
     // A point as an array of three: its visitor takes two, and the value

@@ -161,13 +161,10 @@ impl<'a, M> Decoder<'a, M> {
     /// Places an error in `result` that has no offset (one a whole
     /// input's value made in its own code, after reading what it read)
     /// where the reader stopped, as [`item`](Self::item) places an
-    /// element's. In place: a result rebuilt by `map_err` would be a copy
-    /// of a large value on its way out.
+    /// element's.
     #[inline(always)]
     pub(crate) fn place_own_error<T>(&self, result: &mut Result<T>) {
-        if let Err(error) = result {
-            error.place(self.reader.position());
-        }
+        crate::error::place_own_error(result, self.reader.position());
     }
 
     /// `error` at the reader's position, unless it has an offset.

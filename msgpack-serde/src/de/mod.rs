@@ -390,8 +390,6 @@ fn trailing(at_end: bool, offset: usize) -> Result<()> {
     }
 }
 
-/// Decodes one value of type `T` from the front of `bytes` and sets
-/// `len` to the bytes it took (after an error, `len` means nothing):
 /// `T::deserialize(de)`, with an error that has no offset (one `T`'s own
 /// code made after reading what it read) placed where the reader
 /// stopped, as a container's elements' errors are: for the entry points
@@ -422,13 +420,12 @@ pub fn deserialize_placed<'de, R: Read<'de>, T: de::Deserialize<'de>>(
     de: &mut Deserializer<R>,
 ) -> Result<T> {
     let mut result = T::deserialize(&mut *de);
-    // In place, as `Decoder::place_own_error`.
-    if let Err(error) = &mut result {
-        error.place(de.byte_offset());
-    }
+    crate::error::place_own_error(&mut result, de.byte_offset());
     result
 }
 
+/// Decodes one value of type `T` from the front of `bytes` and sets
+/// `len` to the bytes it took (after an error, `len` means nothing):
 /// [`from_slice_with_limits`] without the trailing-bytes check, for
 /// msgpack-tokio's codec, which decodes each value where it lies in its
 /// read buffer. Always inlined, as `from_slice_with_limits` is: the
