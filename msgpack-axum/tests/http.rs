@@ -843,6 +843,42 @@ async fn a_body_of_the_wrong_shape_is_422() {
     assert_eq!(body["offset"], 0);
 }
 
+/// A number that refuses to be even, after reading it.
+#[derive(Debug, Serialize)]
+struct Odd(u16);
+
+impl<'de> Deserialize<'de> for Odd {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match u16::deserialize(deserializer)? {
+            n if n % 2 == 1 => Ok(Odd(n)),
+            _ => Err(serde::de::Error::custom("even")),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_bodys_own_error_is_where_the_reader_stopped() {
+    let app = Router::new().route(
+        "/odd",
+        post(|MsgPack(odd): MsgPack<Odd>| async move { MsgPack(odd) }),
+    );
+    let base = serve(app).await;
+    let response = post_bytes(
+        &base,
+        "/odd",
+        "application/msgpack",
+        "application/json",
+        vec![0xcd, 0x01, 0x2c],
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = error_body(response).await;
+    assert_eq!(
+        body,
+        json!({"error": "even at offset 3", "code": "invalid_data", "offset": 3})
+    );
+}
+
 /// `depth` arrays nested in each other: `[[[...]]]`.
 fn nested(depth: usize) -> Vec<u8> {
     let mut body = vec![0x91; depth];
