@@ -24,11 +24,13 @@ use serde::de::{self, Visitor};
 use super::access::Items;
 use super::ext::ExtDeserializer;
 pub(super) use btree_entries::{map_fill_of, set_fill_of};
+pub(super) use top::Top;
 pub(super) use vec_elements::{fill_of, Fill};
 mod btree_entries;
 mod deserializer;
 mod numbers;
 mod probe;
+mod top;
 mod vec_elements;
 pub(crate) mod whole;
 
@@ -121,11 +123,6 @@ impl<'a, M> Decoder<'a, M> {
 
     pub(crate) fn position(&self) -> usize {
         self.reader.position()
-    }
-
-    /// Fails unless all input was consumed.
-    pub(crate) fn end(&self) -> Result<()> {
-        Ok(self.reader.finish()?)
     }
 
     /// The offset of the value about to be read.
@@ -315,12 +312,10 @@ impl<'a, M> Decoder<'a, M> {
     }
 
     /// Takes the integer `head` read at the reader and visits it as a
-    /// `SIGNED` (or unsigned) target takes it, without a second look at
-    /// its sign: `visit_i64` for a signed target when it fits,
-    /// `visit_u64` for an unsigned one unless negative, so that data of
-    /// mixed signs does not mispredict a branch on the sign. Anything
-    /// else (no integer, or one out of the target's reach, whose error
-    /// the visitor gives) through `any_value`, out of line.
+    /// `SIGNED` (or unsigned) target takes it ([`takes_int`],
+    /// [`visit_int_head`]). Anything else (no integer, or one out of the
+    /// target's reach, whose error the visitor gives) through
+    /// `any_value`, out of line.
     #[inline(always)]
     pub(super) fn visit_int_for<'de, V: Visitor<'de>, const SIGNED: bool>(
         &mut self,
@@ -331,15 +326,9 @@ impl<'a, M> Decoder<'a, M> {
         M: Strings<'a, 'de>,
     {
         match head {
-            // Fits in i64: negative, or without the top bit, in one
-            // comparison.
-            Some(head) if SIGNED && (head.value >> 63 == head.negative as u64) => {
+            Some(head) if takes_int::<SIGNED>(&head) => {
                 self.reader.consume(head.len);
-                visitor.visit_i64(head.value as i64)
-            }
-            Some(head) if !SIGNED && !head.negative => {
-                self.reader.consume(head.len);
-                visitor.visit_u64(head.value)
+                visit_int_head::<V, SIGNED>(head, visitor)
             }
             _ => self.any_value(visitor),
         }
@@ -623,6 +612,35 @@ fn truncated_int<'de, V: Visitor<'de>>(reader: &mut Reader<'_>, visitor: V) -> R
 #[inline(always)]
 fn visit_int<'de, V: Visitor<'de>>(visitor: V, head: IntHead) -> Result<V::Value> {
     if head.negative {
+        visitor.visit_i64(head.value as i64)
+    } else {
+        visitor.visit_u64(head.value)
+    }
+}
+
+/// Whether an integer request of a `SIGNED` (or unsigned) target visits
+/// `head` itself ([`visit_int_head`]) rather than through `any_value`:
+/// a signed target when it fits in `i64` (negative, or without the top
+/// bit, in one comparison), an unsigned one unless negative.
+#[inline(always)]
+fn takes_int<const SIGNED: bool>(head: &IntHead) -> bool {
+    if SIGNED {
+        head.value >> 63 == head.negative as u64
+    } else {
+        !head.negative
+    }
+}
+
+/// The visit of `head` an integer request of a `SIGNED` (or unsigned)
+/// target makes when [`takes_int`] holds: `visit_i64` for a signed
+/// target, `visit_u64` for an unsigned one, without a second look at its
+/// sign, so that data of mixed signs does not mispredict a branch on it.
+#[inline(always)]
+fn visit_int_head<'de, V: Visitor<'de>, const SIGNED: bool>(
+    head: IntHead,
+    visitor: V,
+) -> Result<V::Value> {
+    if SIGNED {
         visitor.visit_i64(head.value as i64)
     } else {
         visitor.visit_u64(head.value)

@@ -20,6 +20,7 @@ use msgpack_core::{ErrorKind, Limits};
 use serde::de::{self, DeserializeSeed, Visitor};
 
 pub use decoder::whole::read_whole;
+use decoder::Top;
 pub(crate) use decoder::{Borrowed, Copied, Decoder};
 pub use in_place::{
     ByValue, DeserializeInPlace, FieldSeed, Filled, NilOrSeed, Plain, Sink, Slot, VecInPlace,
@@ -449,10 +450,9 @@ pub fn from_slice_front<'de, T: de::Deserialize<'de>>(
     limits: Limits,
     len: &mut usize,
 ) -> Result<T> {
-    let mut decoder = Decoder::<Borrowed>::new(bytes, limits)?;
-    let decoded = T::deserialize(&mut decoder);
-    *len = decoder.position();
-    decoded
+    let decoder = Decoder::<Borrowed>::new(bytes, limits)?;
+    *len = 0;
+    T::deserialize(Top::new(decoder, len))
 }
 
 /// Decodes one value of type `T` that must fill `bytes` exactly.
@@ -460,16 +460,20 @@ pub fn from_slice_front<'de, T: de::Deserialize<'de>>(
 /// Always inlined: in the caller, the decoder is built from constant
 /// limits (`from_slice`'s defaults) and `T`'s first read meets its
 /// setup, which is most of the cost of a small value; `T::deserialize`
-/// itself stays a call where it is large.
+/// itself stays a call where it is large. `T` is handed a [`Top`], so a
+/// lone number is read without the decoder's state going to memory.
 #[inline(always)]
 pub(crate) fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(
     bytes: &'de [u8],
     limits: Limits,
 ) -> Result<T> {
-    let mut decoder = Decoder::<Borrowed>::new(bytes, limits)?;
-    let mut result = T::deserialize(&mut decoder);
-    decoder.place_own_error(&mut result);
+    let decoder = Decoder::<Borrowed>::new(bytes, limits)?;
+    let mut stopped = 0;
+    let mut result = T::deserialize(Top::new(decoder, &mut stopped));
+    crate::error::place_own_error(&mut result, stopped);
     let value = result?;
-    decoder.end()?;
+    if stopped != bytes.len() {
+        return Err(Error::wire(ErrorKind::TrailingBytes, stopped));
+    }
     Ok(value)
 }

@@ -11,7 +11,7 @@
 
 #![allow(unsafe_code)]
 
-use super::{Borrowed, Copied, Decoder};
+use super::{Borrowed, Copied, Decoder, Top};
 use crate::de::whole::{Whole, WholeBytes};
 
 impl<M> Decoder<'_, M> {
@@ -69,6 +69,11 @@ pub fn read_whole<D, T: Whole + 'static>(deserializer: &mut D) -> Option<T> {
         // SAFETY: as above, for `Copied`.
         let decoder = unsafe { &mut **(deserializer as *mut D).cast::<&mut Decoder<'_, Copied>>() };
         decoder.whole()
+    } else if id == typeid::of::<Top<'_, '_>>() {
+        // SAFETY: as above, for `Top<'x, 'a>`, which holds a
+        // `Decoder<'a, Borrowed>`.
+        let top = unsafe { &mut *(deserializer as *mut D).cast::<Top<'_, '_>>() };
+        top.with_decoder(|decoder| decoder.whole())
     } else {
         None
     }
