@@ -226,11 +226,14 @@ impl<'de, R: io::Read> Read<'de> for IoRead<R> {
         let base = read.consumed;
         // The framer enforced the size limit on the stream.
         let limits = de.limits.max_bytes(usize::MAX);
-        let mut decoder =
-            Decoder::<Copied>::new(&read.buffer, limits)?.human_readable(de.human_readable);
-        let mut result = seed.deserialize(&mut decoder);
-        decoder.place_own_error(&mut result);
-        let result = result.map_err(|error| error.shifted(base));
+        let result = Decoder::<Copied>::new(&read.buffer, limits)
+            .and_then(|decoder| {
+                let mut decoder = decoder.human_readable(de.human_readable);
+                let mut result = seed.deserialize(&mut decoder);
+                decoder.place_own_error(&mut result);
+                result
+            })
+            .map_err(|error| error.shifted(base));
         match cut_short {
             None => result,
             Some(eof) => match result {

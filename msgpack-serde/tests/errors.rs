@@ -303,6 +303,25 @@ fn an_elements_own_error_is_where_the_reader_stopped_in_it() {
     );
 }
 
+/// A value limit of zero refuses every value of a stream where it
+/// starts: read from a reader, after the first value's bytes were taken,
+/// the second is at offset 1, as `byte_offset` says.
+#[test]
+fn a_streams_value_limit_is_at_each_value() {
+    use msgpack_serde::{Deserializer, Limits};
+    use serde::Deserialize;
+
+    let limits = Limits::new().max_values(0);
+    let mut de = Deserializer::from_reader(&[0xc0, 0xc0][..]).with_limits(limits);
+    for offset in 0..2 {
+        assert_eq!(de.byte_offset(), offset);
+        assert_eq!(
+            <()>::deserialize(&mut de).unwrap_err().to_string(),
+            format!("more values than the limit of 0 at offset {offset}")
+        );
+    }
+}
+
 #[test]
 fn trailing_bytes() {
     let error = error::<u32>(&[0x01, 0x02]);
