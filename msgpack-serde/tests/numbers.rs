@@ -268,3 +268,23 @@ fn arrays_past_the_first_reservation_read_as_the_usual_path_reads_them() {
         "{error}"
     );
 }
+
+/// Runs of positive fixints, which the loop reads eight bytes at a time,
+/// broken by one other value (a negative fixint, a uint 8, a float, a
+/// nil) at each place, at every length up to 40: every number type
+/// reads what the usual path reads, floats too.
+#[test]
+fn runs_of_fixints_broken_anywhere_read_alike() {
+    let breaks: [&[u8]; 4] = [&[0xff], &[0xcc, 0x80], &[0xca, 0x3f, 0x80, 0, 0], &[0xc0]];
+    for len in 0..=40u8 {
+        for at in 0..=len {
+            for brk in breaks {
+                let mut bytes = vec![0xdc, 0, len + 1];
+                bytes.extend((0..at).map(|i| i * 3 % 128));
+                bytes.extend_from_slice(brk);
+                bytes.extend((at..len).map(|i| 127 - i));
+                agree_for_every_number_type(&bytes, Limits::default()).unwrap();
+            }
+        }
+    }
+}

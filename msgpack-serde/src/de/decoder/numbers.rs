@@ -30,12 +30,19 @@ use crate::Result;
 
 /// A number an array element can be read as in the loop.
 pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
-    /// The element a positive fixint is, when in range: read before any
-    /// other form and without 9 bytes at hand, as small counts and ids are
-    /// most arrays of integers.
+    /// The element a positive fixint (`byte` up to 0x7f) is: every
+    /// number type holds 0 to 127 exactly, as the usual path reads them.
+    fn from_positive_fixint(byte: u8) -> Self;
+
+    /// The element a positive fixint is: read before any other form and
+    /// without 9 bytes at hand, as small counts and ids are most arrays
+    /// of integers.
     #[inline(always)]
-    fn from_fixint(_byte: u8) -> Option<Self> {
-        None
+    fn from_fixint(byte: u8) -> Option<Self> {
+        match byte {
+            marker::FIXPOS..=marker::FIXPOS_MAX => Some(Self::from_positive_fixint(byte)),
+            _ => None,
+        }
     }
 
     /// The element at the front of `window` (the next 9 bytes of the
@@ -55,11 +62,8 @@ macro_rules! integers {
             const LEN_BY_MARKER: bool = true;
 
             #[inline(always)]
-            fn from_fixint(byte: u8) -> Option<Self> {
-                match byte {
-                    marker::FIXPOS..=marker::FIXPOS_MAX => <$ty>::try_from(byte).ok(),
-                    _ => None,
-                }
+            fn from_positive_fixint(byte: u8) -> Self {
+                byte as $ty
             }
 
             #[inline(always)]
@@ -95,6 +99,11 @@ integers! {
 
 impl Number for f64 {
     #[inline(always)]
+    fn from_positive_fixint(byte: u8) -> Self {
+        f64::from(byte)
+    }
+
+    #[inline(always)]
     fn read(window: &[u8; 9]) -> Option<(Self, usize)> {
         match window {
             [marker::F64, bits @ ..] => Some((f64::from_be_bytes(*bits), 9)),
@@ -104,6 +113,11 @@ impl Number for f64 {
 }
 
 impl Number for f32 {
+    #[inline(always)]
+    fn from_positive_fixint(byte: u8) -> Self {
+        f32::from(byte)
+    }
+
     #[inline(always)]
     fn read(window: &[u8; 9]) -> Option<(Self, usize)> {
         match window.first_chunk::<5>()? {
@@ -185,7 +199,8 @@ impl<'a, M> Decoder<'a, M> {
 /// `numbers`, until it holds `len`, the room is full, or an element is not
 /// in its type's usual form (in the last 8 bytes, not a positive fixint);
 /// the bytes read. Integers go a block at a time first (`fill_blocks`)
-/// when there is room for enough of them.
+/// when there is room for enough of them; then runs of positive fixints
+/// (a number of any type) eight at a time.
 /// The count and the position stay in locals: `push` would store and
 /// reload the vector's length for each element.
 #[inline(always)]
@@ -199,6 +214,21 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
     } else {
         (0, 0)
     };
+    // Runs of positive fixints (counts, ids, flags), eight bytes at a
+    // time: one test of the eight, then eight elements without a branch.
+    while let (Some(slots), Some(bytes)) = (
+        room.get_mut(read..read + 8),
+        rest.get(pos..).and_then(<[u8]>::first_chunk::<8>),
+    ) {
+        if u64::from_ne_bytes(*bytes) & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        for (slot, &byte) in slots.iter_mut().zip(bytes) {
+            slot.write(T::from_positive_fixint(byte));
+        }
+        pos += 8;
+        read += 8;
+    }
     while read < room_len {
         let Some(window) = rest.get(pos..).and_then(<[u8]>::first_chunk::<9>) else {
             break;
