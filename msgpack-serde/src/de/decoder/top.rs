@@ -65,6 +65,13 @@ impl<'a, 'de> Top<'a, 'de> {
     }
 }
 
+/// Called where a number's fast path hands over to the decoder: a call
+/// to a cold function tells the compiler the branch is rare, so that it
+/// lays the fast path out straight through.
+#[cold]
+#[inline(never)]
+fn unlikely() {}
+
 /// Integers: a positive fixint by its byte, as the decoder's request
 /// does, then any other integer its target takes through msgpack-core's
 /// `IntHead::read` and the decoder's choice of visit
@@ -82,7 +89,10 @@ macro_rules! integers {
                 Some(head) if takes_int::<$signed>(&head) => {
                     self.visited(start, head.len, visit_int_head::<V, $signed>(head, visitor))
                 }
-                _ => self.decode(|decoder| decoder.$method(visitor)),
+                _ => {
+                    unlikely();
+                    self.decode(|decoder| decoder.$method(visitor))
+                }
             }
         }
     )*};
@@ -102,7 +112,10 @@ macro_rules! floats {
                     let visit = visitor.$visit::<Error>($ty::from_be_bytes(*bytes));
                     self.visited(start, 1 + WIDTH, visit)
                 }
-                _ => self.decode(|decoder| decoder.$method(visitor)),
+                _ => {
+                    unlikely();
+                    self.decode(|decoder| decoder.$method(visitor))
+                }
             }
         }
     )*};
