@@ -1,5 +1,5 @@
 //! `from_slice`'s top-level value: a lone integer or float is read
-//! without building the decoder, every other value by the decoder. For
+//! without a call to the decoder, every other value by the decoder. For
 //! any bytes, asked for as each number type (serde's own, and a visitor
 //! that records which visit it got), `from_slice` gives what the decoder
 //! gives through `Deserializer::from_slice`: the same value, the same
@@ -250,6 +250,30 @@ fn a_lone_number_is_read_and_visited_as_the_decoder_does() {
             .to_string(),
         "trailing bytes after the value at offset 9"
     );
+}
+
+/// A value that makes no request of its deserializer.
+#[derive(Debug, PartialEq)]
+struct Nothing;
+
+impl<'de> Deserialize<'de> for Nothing {
+    fn deserialize<D: de::Deserializer<'de>>(_: D) -> std::result::Result<Self, D::Error> {
+        Ok(Nothing)
+    }
+}
+
+#[test]
+fn a_value_that_reads_nothing_stops_at_the_start() {
+    assert_eq!(from_slice::<Nothing>(&[]).unwrap(), Nothing);
+    assert_eq!(
+        from_slice::<Nothing>(&[0xc0]).unwrap_err().to_string(),
+        "trailing bytes after the value at offset 0"
+    );
+    let mut len = usize::MAX;
+    from_slice_front::<Nothing>(&[0xc0], Limits::default(), &mut len).unwrap();
+    assert_eq!(len, 0);
+    agree::<Nothing>(&[]).unwrap();
+    agree::<Nothing>(&[0xc0]).unwrap();
 }
 
 proptest! {

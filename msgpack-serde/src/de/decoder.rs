@@ -15,6 +15,10 @@
 //! out of line (floats through `any_value_resumed`, the same call with
 //! the reader's state handed back); the rarer requests call `any` after
 //! their own forms.
+//!
+//! `from_slice` hands the top-level value a `Top` (`decoder/top.rs`),
+//! which reads a lone number as these fast paths do and makes every other
+//! request of the decoder.
 
 use std::marker::PhantomData;
 
@@ -313,7 +317,7 @@ impl<'a, M> Decoder<'a, M> {
 
     /// Takes the integer `head` read at the reader and visits it as a
     /// `SIGNED` (or unsigned) target takes it ([`takes_int`],
-    /// [`visit_int_head`]). Anything else (no integer, or one out of the
+    /// [`visit_int_as_target`]). Anything else (no integer, or one out of the
     /// target's reach, whose error the visitor gives) through
     /// `any_value`, out of line.
     #[inline(always)]
@@ -328,7 +332,7 @@ impl<'a, M> Decoder<'a, M> {
         match head {
             Some(head) if takes_int::<SIGNED>(&head) => {
                 self.reader.consume(head.len);
-                visit_int_head::<V, SIGNED>(head, visitor)
+                visit_int_as_target::<V, SIGNED>(visitor, head)
             }
             _ => self.any_value(visitor),
         }
@@ -619,7 +623,7 @@ fn visit_int<'de, V: Visitor<'de>>(visitor: V, head: IntHead) -> Result<V::Value
 }
 
 /// Whether an integer request of a `SIGNED` (or unsigned) target visits
-/// `head` itself ([`visit_int_head`]) rather than through `any_value`:
+/// `head` itself ([`visit_int_as_target`]) rather than through `any_value`:
 /// a signed target when it fits in `i64` (negative, or without the top
 /// bit, in one comparison), an unsigned one unless negative.
 #[inline(always)]
@@ -636,9 +640,9 @@ fn takes_int<const SIGNED: bool>(head: &IntHead) -> bool {
 /// target, `visit_u64` for an unsigned one, without a second look at its
 /// sign, so that data of mixed signs does not mispredict a branch on it.
 #[inline(always)]
-fn visit_int_head<'de, V: Visitor<'de>, const SIGNED: bool>(
-    head: IntHead,
+fn visit_int_as_target<'de, V: Visitor<'de>, const SIGNED: bool>(
     visitor: V,
+    head: IntHead,
 ) -> Result<V::Value> {
     if SIGNED {
         visitor.visit_i64(head.value as i64)

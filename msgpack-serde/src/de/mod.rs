@@ -4,7 +4,8 @@
 //!   sealed [`Read`](crate::read::Read) trait, a slice or an `io::Read`,
 //!   it runs a decoder for each value and keeps the position between them.
 //! - `decoder.rs`: the decoder proper, over bytes in memory, and its fast
-//!   paths; `decoder/deserializer.rs`: its serde `Deserializer` impl.
+//!   paths; `decoder/deserializer.rs`: its serde `Deserializer` impl;
+//!   `decoder/top.rs`: what `from_slice` hands the top-level value.
 //! - `access.rs`: the elements of arrays, maps and enum variants.
 //! - `ext.rs`: extensions as serde sees them.
 //! - `whole.rs`: types read whole (derived structs of floats), and

@@ -32,17 +32,15 @@ use crate::Result;
 pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
     /// The element a positive fixint (`byte` up to 0x7f) is: every
     /// number type holds 0 to 127 exactly, as the usual path reads them.
+    /// Runs of eight are read with it (`fill`).
     fn from_positive_fixint(byte: u8) -> Self;
 
-    /// The element a positive fixint is: read before any other form and
-    /// without 9 bytes at hand, as small counts and ids are most arrays
-    /// of integers.
+    /// The element a positive fixint is, for integers: read before any
+    /// other form and without 9 bytes at hand, as small counts and ids are
+    /// most arrays of integers.
     #[inline(always)]
-    fn from_fixint(byte: u8) -> Option<Self> {
-        match byte {
-            marker::FIXPOS..=marker::FIXPOS_MAX => Some(Self::from_positive_fixint(byte)),
-            _ => None,
-        }
+    fn from_fixint(_byte: u8) -> Option<Self> {
+        None
     }
 
     /// The element at the front of `window` (the next 9 bytes of the
@@ -64,6 +62,14 @@ macro_rules! integers {
             #[inline(always)]
             fn from_positive_fixint(byte: u8) -> Self {
                 byte as $ty
+            }
+
+            #[inline(always)]
+            fn from_fixint(byte: u8) -> Option<Self> {
+                match byte {
+                    marker::FIXPOS..=marker::FIXPOS_MAX => Some(Self::from_positive_fixint(byte)),
+                    _ => None,
+                }
             }
 
             #[inline(always)]

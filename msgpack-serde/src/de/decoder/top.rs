@@ -1,9 +1,9 @@
 //! The deserializer `from_slice` hands the top-level value: our decoder,
 //! held by value, and where its reader stopped. A lone number (an
 //! integer, a float) is read from the input as the decoder's own fast
-//! path reads it, without the decoder: the decoder's state stays in
-//! registers, where a decoder whose address its slow paths take lives in
-//! memory, written before the value's first byte is read. Every other
+//! path reads it, without a call to the decoder: the decoder's state
+//! stays in registers, where a decoder whose address its slow paths take
+//! lives in memory, written before the value's first byte is read. Every other
 //! request, and a number the fast path does not take (another form, out
 //! of the target's range, cut short), goes to the decoder, nothing read
 //! yet: so every value and every error is the decoder's.
@@ -11,22 +11,22 @@
 use msgpack_core::{marker, IntHead};
 use serde::de::{self, Visitor};
 
-use super::{takes_int, visit_int_head, Borrowed, Decoder};
+use super::{takes_int, visit_int_as_target, Borrowed, Decoder};
 use crate::{Error, Result};
 
 /// A top-level value's deserializer: a [`Decoder`] and where its reader
 /// stopped, written by every request (a request that fails writes it
 /// too). A `T` that makes no request leaves it as it was.
-pub(crate) struct Top<'a, 'de> {
+pub(crate) struct Top<'s, 'de> {
     decoder: Decoder<'de, Borrowed>,
-    stopped: &'a mut usize,
+    stopped: &'s mut usize,
 }
 
-impl<'a, 'de> Top<'a, 'de> {
+impl<'s, 'de> Top<'s, 'de> {
     /// The value `decoder` is about to read, with the end of its reads
     /// written to `stopped`.
     #[inline(always)]
-    pub(crate) fn new(decoder: Decoder<'de, Borrowed>, stopped: &'a mut usize) -> Self {
+    pub(crate) fn new(decoder: Decoder<'de, Borrowed>, stopped: &'s mut usize) -> Self {
         Top { decoder, stopped }
     }
 
@@ -56,8 +56,8 @@ impl<'a, 'de> Top<'a, 'de> {
     }
 
     /// The request's value (the visitor's result, its error placed at
-    /// `start`, as the decoder places it), after the decoder's fast path
-    /// has read `len` bytes from `start`.
+    /// `start`, as the decoder places it), after this deserializer's fast
+    /// path has read `len` bytes from `start`.
     #[inline(always)]
     fn visited<T>(self, start: usize, len: usize, visit: Result<T>) -> Result<T> {
         *self.stopped = start + len;
@@ -75,7 +75,7 @@ fn unlikely() {}
 /// Integers: a positive fixint by its byte, as the decoder's request
 /// does, then any other integer its target takes through msgpack-core's
 /// `IntHead::read` and the decoder's choice of visit
-/// (`visit_int_head`); anything else from the decoder.
+/// (`visit_int_as_target`); anything else from the decoder.
 macro_rules! integers {
     ($($method:ident => $signed:literal,)*) => {$(
         #[inline]
@@ -87,7 +87,7 @@ macro_rules! integers {
             }
             match IntHead::read(rest) {
                 Some(head) if takes_int::<$signed>(&head) => {
-                    self.visited(start, head.len, visit_int_head::<V, $signed>(head, visitor))
+                    self.visited(start, head.len, visit_int_as_target::<V, $signed>(visitor, head))
                 }
                 _ => {
                     unlikely();

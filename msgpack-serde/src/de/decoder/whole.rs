@@ -48,8 +48,9 @@ impl<M> Decoder<'_, M> {
 }
 
 /// What a derived type read whole calls first: the value read whole
-/// when `deserializer` is our decoder (borrowing or copying) and the
-/// bytes at its reader allow it (see `Decoder::whole`); `None`,
+/// when `deserializer` is our decoder (borrowing or copying, or held by
+/// the `Top` that `from_slice` hands the top-level value) and the bytes
+/// at its reader allow it (see `Decoder::whole`); `None`,
 /// nothing read, otherwise.
 #[inline(always)]
 pub fn read_whole<D, T: Whole + 'static>(deserializer: &mut D) -> Option<T> {
@@ -70,8 +71,11 @@ pub fn read_whole<D, T: Whole + 'static>(deserializer: &mut D) -> Option<T> {
         let decoder = unsafe { &mut **(deserializer as *mut D).cast::<&mut Decoder<'_, Copied>>() };
         decoder.whole()
     } else if id == typeid::of::<Top<'_, '_>>() {
-        // SAFETY: as above, for `Top<'x, 'a>`, which holds a
-        // `Decoder<'a, Borrowed>`.
+        // SAFETY: as above, for `Top<'s, 'a>`, which holds a
+        // `Decoder<'a, Borrowed>` and `stopped`, an `&'s mut usize`:
+        // `with_decoder` writes the position through it, and it is alive
+        // for this call, which the caller's borrow of `deserializer`
+        // covers.
         let top = unsafe { &mut *(deserializer as *mut D).cast::<Top<'_, '_>>() };
         top.with_decoder(|decoder| decoder.whole())
     } else {
@@ -186,6 +190,11 @@ mod tests {
         let bytes = [&[0x91][..], &PAIR].concat();
         let pairs: Vec<Pair> = crate::from_reader(&bytes[..]).unwrap();
         assert_eq!(pairs, [Pair(Path::Whole, 1.0, 2.0)]);
+        // At the front of a stream's buffer, with the bytes it took.
+        let bytes = [&PAIR[..], &[0xc0]].concat();
+        let mut len = 0;
+        let pair: Pair = crate::de::from_slice_front(&bytes, Limits::default(), &mut len).unwrap();
+        assert_eq!((pair, len), (Pair(Path::Whole, 1.0, 2.0), PAIR.len()));
     }
 
     #[test]
