@@ -1,10 +1,10 @@
 //! Copies of short byte strings without a call: most strings a message
-//! holds (names, ids, keys, short texts) are under 32 bytes, where a call
+//! holds (names, ids, keys, short texts) are this short, where a call
 //! to `memcpy` costs more than the copy, and makes the caller save its
 //! registers around it.
 
 /// Copies `src` to `dst` as `core::ptr::copy_nonoverlapping` does: up to
-/// 32 bytes as two overlapping loads and two overlapping stores of the
+/// 64 bytes as two overlapping loads and two overlapping stores of the
 /// widest width that fits, longer strings through `memcpy`.
 ///
 /// # Safety
@@ -35,6 +35,8 @@ pub(crate) unsafe fn copy_bytes(src: &[u8], dst: *mut u8) {
             }
         } else if len <= 32 {
             pair::<16>(from, dst, len);
+        } else if len <= 64 {
+            pair::<32>(from, dst, len);
         } else {
             core::ptr::copy_nonoverlapping(from, dst, len);
         }

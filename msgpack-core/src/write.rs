@@ -95,6 +95,23 @@ pub trait Write {
         self.write_u8(marker)?;
         self.write_all(bytes)
     }
+
+    /// Appends `header`, then all of `bytes`: a string with a header of
+    /// more than its marker (a str 8's marker and length). A vector makes
+    /// room for both at once.
+    ///
+    /// ```
+    /// use msgpack_core::Write;
+    ///
+    /// let mut out = vec![0xc0];
+    /// out.write_headed(&[0xd9, 2], b"hi").unwrap();
+    /// assert_eq!(out, [0xc0, 0xd9, 2, b'h', b'i']);
+    /// ```
+    #[inline]
+    fn write_headed(&mut self, header: &[u8], bytes: &[u8]) -> Result<(), Self::Error> {
+        self.write_all(header)?;
+        self.write_all(bytes)
+    }
 }
 
 /// A writer behind `&mut` or `Box` is a [`Write`]: each method forwards,
@@ -123,6 +140,11 @@ macro_rules! forward_write {
             #[inline]
             fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> Result<(), Self::Error> {
                 (**self).write_marked(marker, bytes)
+            }
+
+            #[inline]
+            fn write_headed(&mut self, header: &[u8], bytes: &[u8]) -> Result<(), Self::Error> {
+                (**self).write_headed(header, bytes)
             }
         }
     )*};
@@ -168,21 +190,29 @@ impl Write for alloc::vec::Vec<u8> {
 
     /// One reservation for the marker and the bytes, where `push` and
     /// `extend_from_slice` check the capacity and store the length twice;
-    /// up to 32 bytes are copied without a call to `memcpy`.
+    /// up to 64 bytes are copied without a call to `memcpy`.
     #[inline]
     fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> Result<(), Self::Error> {
-        self.reserve(1 + bytes.len());
+        self.write_headed(&[marker], bytes)
+    }
+
+    /// As [`write_marked`](Self::write_marked), for a header of any length.
+    #[inline]
+    fn write_headed(&mut self, header: &[u8], bytes: &[u8]) -> Result<(), Self::Error> {
+        let added = header.len() + bytes.len();
+        self.reserve(added);
         let len = self.len();
-        // SAFETY: `reserve` left room for `1 + bytes.len()` bytes past
-        // `len`, within the allocation (what `copy_bytes` needs of its
-        // destination); `bytes` cannot overlap the vector, which `self`
+        // SAFETY: `reserve` left room for `added` bytes past `len`, within
+        // the allocation (what `copy_bytes` needs of its destinations:
+        // `header.len()` bytes at the end, then `bytes.len()` after
+        // them); neither slice can overlap the vector, which `self`
         // borrows mutably; every byte up to the new length is written
         // before the length is set.
         unsafe {
             let end = self.as_mut_ptr().add(len);
-            end.write(marker);
-            crate::copy::copy_bytes(bytes, end.add(1));
-            self.set_len(len + 1 + bytes.len());
+            crate::copy::copy_bytes(header, end);
+            crate::copy::copy_bytes(bytes, end.add(header.len()));
+            self.set_len(len + added);
         }
         Ok(())
     }
@@ -463,6 +493,21 @@ impl<W: std::io::Write> Write for IoWriter<W> {
             }
         }
     }
+
+    /// Into a vector, the vector's one reservation.
+    #[inline]
+    fn write_headed(&mut self, header: &[u8], bytes: &[u8]) -> std::io::Result<()> {
+        match vec_behind(&mut self.0) {
+            Some(vec) => match vec.write_headed(header, bytes) {
+                Ok(()) => Ok(()),
+                Err(never) => match never {},
+            },
+            None => {
+                self.0.write_all(header)?;
+                self.0.write_all(bytes)
+            }
+        }
+    }
 }
 
 /// A `dyn std::io::Write` (behind `&mut` or `Box`) is a [`Write`], as an
@@ -542,6 +587,41 @@ mod tests {
             slice.write_u8(0xc0).unwrap();
             slice.write_marked(0xa5, bytes).unwrap();
             assert_eq!(slice.written(), &expected[..], "{len}");
+        }
+    }
+
+    /// As `write_marked`'s test, with headers of none to nine bytes.
+    #[test]
+    fn write_headed_appends_the_header_then_the_bytes() {
+        let text: Vec<u8> = (1..=70).collect();
+        let header: Vec<u8> = (0xd1..=0xd9).collect();
+        for header in (0..=header.len()).map(|cut| &header[..cut]) {
+            for len in 0..=text.len() {
+                let bytes = &text[..len];
+                let mut expected = vec![0xc0];
+                expected.extend_from_slice(header);
+                expected.extend_from_slice(bytes);
+
+                let mut tight = vec![0xc0];
+                tight.shrink_to_fit();
+                tight.write_headed(header, bytes).unwrap();
+                assert_eq!(tight, expected, "{header:02x?} {len}");
+
+                let mut roomy = Vec::with_capacity(128);
+                roomy.push(0xc0);
+                <&mut Vec<u8> as Write>::write_headed(&mut &mut roomy, header, bytes).unwrap();
+                assert_eq!(roomy, expected, "{header:02x?} {len}");
+
+                let mut io = IoWriter::new(vec![0xc0]);
+                io.write_headed(header, bytes).unwrap();
+                assert_eq!(io.into_inner(), expected, "{header:02x?} {len}");
+
+                let mut buf = [0u8; 80];
+                let mut slice = SliceWriter::new(&mut buf);
+                slice.write_u8(0xc0).unwrap();
+                slice.write_headed(header, bytes).unwrap();
+                assert_eq!(slice.written(), &expected[..], "{header:02x?} {len}");
+            }
         }
     }
 }

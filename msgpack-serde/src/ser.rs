@@ -653,8 +653,8 @@ where
     }
 }
 
-/// Writes a string: a fixstr's or a str 8's header inline (the str 8's
-/// as one fixed-size copy), the str 16 and 32 headers out of line, so
+/// Writes a string: a fixstr's or a str 8's header inline (with the
+/// text, in one reservation), the str 16 and 32 headers out of line, so
 /// that the callers stay small enough for the compiler to inline
 /// `String`'s `Serialize` into a struct's.
 #[inline(always)]
@@ -665,8 +665,7 @@ where
     if bytes.len() <= 31 {
         out.write_marked(marker::FIXSTR | bytes.len() as u8, bytes)?;
     } else if bytes.len() <= 255 {
-        out.write_prefix(&[marker::STR8, bytes.len() as u8, 0, 0, 0, 0, 0, 0, 0], 2)?;
-        out.write_all(bytes)?;
+        out.write_headed(&[marker::STR8, bytes.len() as u8], bytes)?;
     } else {
         write_long_str_len(out, bytes.len())?;
         out.write_all(bytes)?;
