@@ -1,5 +1,5 @@
 //! Copies of short byte strings without a call: most strings a message
-//! holds (names, ids, keys, short texts) are this short, where a call
+//! holds (names, ids, keys, short texts) are at most 64 bytes, where a call
 //! to `memcpy` costs more than the copy, and makes the caller save its
 //! registers around it.
 

@@ -139,7 +139,7 @@ impl<'a> Room<'a> {
     }
 
     /// Appends `H` header bytes and all of `bytes`, with one room check;
-    /// `bytes` of up to 32 bytes are copied without a call to `memcpy`
+    /// `bytes` of up to 64 bytes are copied without a call to `memcpy`
     /// (short strings with their header). [`put_slice`](Self::put_slice)
     /// always calls `memcpy`: less code where the bytes are long.
     #[inline(always)]

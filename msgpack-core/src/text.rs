@@ -44,7 +44,7 @@ fn not_ascii(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     core::str::from_utf8(bytes)
 }
 
-/// `s.to_owned()`, with a string of up to 32 bytes copied in a few loads
+/// `s.to_owned()`, with a string of up to 64 bytes copied in a few loads
 /// and stores rather than by a call to `memcpy`, which for the short
 /// strings of MessagePack costs more than the copy.
 ///

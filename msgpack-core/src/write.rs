@@ -65,8 +65,7 @@ pub trait Write {
     /// keep only `len` (`Vec<u8>` does): one fixed-size copy instead of a
     /// copy of variable length. Bytes past the first `len` are never part
     /// of the output. Integers, whose length depends on their value, are
-    /// written so, and msgpack-serde writes short field names and str 8
-    /// headers so.
+    /// written so, and msgpack-serde writes short field names so.
     ///
     /// ```
     /// use msgpack_core::Write;
@@ -171,7 +170,7 @@ impl Write for alloc::vec::Vec<u8> {
     /// Extends by all nine bytes and shortens to `len`: one fixed-size
     /// copy. The vector may reserve room for the nine (at most 8 bytes
     /// more than it keeps), so one sized exactly for its output can grow
-    /// for its last integer, short field name or str 8 header. A branch
+    /// for its last integer or short field name. A branch
     /// to avoid that costs more than the copy saves: the compiler then
     /// keeps the bytes in memory.
     #[inline]
@@ -615,6 +614,15 @@ mod tests {
                 let mut io = IoWriter::new(vec![0xc0]);
                 io.write_headed(header, bytes).unwrap();
                 assert_eq!(io.into_inner(), expected, "{header:02x?} {len}");
+
+                let mut cursor = IoWriter::new(std::io::Cursor::new(vec![0xc0]));
+                cursor.get_mut().set_position(1);
+                cursor.write_headed(header, bytes).unwrap();
+                assert_eq!(
+                    cursor.into_inner().into_inner(),
+                    expected,
+                    "{header:02x?} {len}"
+                );
 
                 let mut buf = [0u8; 80];
                 let mut slice = SliceWriter::new(&mut buf);

@@ -386,10 +386,13 @@ fn through_every_writer<T: Serialize>(value: &T) -> Vec<u8> {
 fn string_headers_agree_at_every_width() {
     // The serializer writes a fixstr or str 8 header inline and the
     // others out of line: through every writer, both ways.
-    let headers: [(usize, &[u8]); 8] = [
+    let headers: [(usize, &[u8]); 11] = [
         (0, &[0xa0]),
         (31, &[0xbf]),
         (32, &[0xd9, 32]),
+        (33, &[0xd9, 33]),
+        (64, &[0xd9, 64]),
+        (65, &[0xd9, 65]),
         (255, &[0xd9, 0xff]),
         (256, &[0xda, 0x01, 0x00]),
         (65_535, &[0xda, 0xff, 0xff]),

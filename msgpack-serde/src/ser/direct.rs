@@ -422,7 +422,7 @@ fn bool_marker(value: bool) -> u8 {
 
 /// A string, after the one-byte key when there is one: a fixstr with its
 /// header (and key) in one room check and its bytes copied inline, longer
-/// ones with a call to `memcpy`, as the serde path writes them.
+/// ones with a call to `memcpy`.
 #[inline(always)]
 fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
     use msgpack_core::marker::{FIXSTR, STR8};
