@@ -1298,6 +1298,28 @@ async fn the_client_reads_under_limits() {
     );
 }
 
+/// A reply's own error (one `T`'s code makes after reading what it
+/// read) is where the reader stopped, as a request body's is.
+#[tokio::test]
+async fn a_replys_own_error_is_where_the_reader_stopped() {
+    let app = Router::new().route(
+        "/even",
+        get(|| async {
+            (
+                [(header::CONTENT_TYPE, "application/msgpack")],
+                vec![0xcd, 0x01, 0x2c],
+            )
+        }),
+    );
+    let base = serve(app).await;
+    let reply = client().get(format!("{base}/even")).send().await.unwrap();
+    let error = reply.decode::<Odd>().await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid MessagePack reply: even at offset 3"
+    );
+}
+
 #[tokio::test]
 async fn limits_can_be_set_as_an_extension() {
     let app = Router::new()
