@@ -48,16 +48,24 @@ pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
     /// type's usual form and in range; `None` leaves it to the usual path.
     fn read(window: &[u8; 9]) -> Option<(Self, usize)>;
 
-    /// Whether the bytes `read` takes are [`IntHead::marker_len`] of the
-    /// first byte, so that the loop can work out where elements start a
-    /// block ahead (`fill_blocks`).
-    const LEN_BY_MARKER: bool = false;
+    /// The element an integer read as `head` is, when in this type's
+    /// range; `None` for floats, which are not read by blocks.
+    #[inline(always)]
+    fn from_head(_head: IntHead) -> Option<Self> {
+        None
+    }
+
+    /// Whether this is an integer type: the bytes `read` takes are then
+    /// [`IntHead::marker_len`] of the first byte, so that the loop can
+    /// work out where elements start a block ahead, and `from_head` takes
+    /// what the blocks read (`fill_blocks`).
+    const INTEGER: bool = false;
 }
 
 macro_rules! integers {
     ($($ty:ty => $signed:literal,)*) => {$(
         impl Number for $ty {
-            const LEN_BY_MARKER: bool = true;
+            const INTEGER: bool = true;
 
             #[inline(always)]
             fn from_positive_fixint(byte: u8) -> Self {
@@ -78,6 +86,11 @@ macro_rules! integers {
                     return Some((number, 1));
                 }
                 let head = IntHead::from_window(window)?;
+                Some((Self::from_head(head)?, head.len))
+            }
+
+            #[inline(always)]
+            fn from_head(head: IntHead) -> Option<Self> {
                 // As the usual path: one comparison that holds on in-range
                 // data, not a branch on the sign, which mispredicts on
                 // data of mixed signs.
@@ -92,7 +105,7 @@ macro_rules! integers {
                     }
                     <$ty>::try_from(head.value).ok()?
                 };
-                Some((value, head.len))
+                Some(value)
             }
         }
     )*};
@@ -182,7 +195,7 @@ impl<'a, M> Decoder<'a, M> {
         let rest = self.reader.remaining();
         let mut pos = 0;
         loop {
-            pos += fill(&mut numbers, &rest[pos..], len as usize);
+            pos = fill(&mut numbers, rest, pos, len as usize);
             // Stopped by the end of the room, not by an element: more room
             // (doubling, as `push` grows), and on.
             if numbers.len() == len as usize || numbers.len() < numbers.capacity() {
@@ -201,25 +214,42 @@ impl<'a, M> Decoder<'a, M> {
     }
 }
 
-/// Reads numbers from the front of `rest` into the spare room of
-/// `numbers`, until it holds `len`, the room is full, or an element is not
-/// in its type's usual form (in the last 8 bytes, not a positive fixint);
-/// the bytes read. Integers go a block at a time first (`fill_blocks`)
-/// when there is room for enough of them; then runs of positive fixints
-/// (a number of any type) eight at a time.
+/// Reads numbers from `rest` at `from` into the spare room of `numbers`,
+/// until it holds `len`, the room is full, or an element is not in its
+/// type's usual form (in the last 8 bytes, not a positive fixint); where
+/// the reading stopped. Integers go a block at a time first
+/// (`fill_blocks`) when there is room for enough of them; then runs of
+/// positive fixints (a number of any type) eight at a time.
 /// The count and the position stay in locals: `push` would store and
 /// reload the vector's length for each element.
 #[inline(always)]
-fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
+fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -> usize {
     let held = numbers.len();
     let room = numbers.spare_capacity_mut();
     let room_len = room.len().min(len - held);
     let room = &mut room[..room_len];
-    let (mut pos, mut read) = if T::LEN_BY_MARKER && room_len >= BLOCKS_FROM {
-        fill_blocks(room, rest)
-    } else {
-        (0, 0)
-    };
+    let mut pos = from;
+    let mut read = 0;
+    if T::INTEGER && room_len >= BLOCKS_FROM {
+        // The blocks read an element from the 8 bytes that end it: those
+        // that start within the input's first 8 bytes one by one first.
+        while pos < BEFORE_BLOCK && read < room_len {
+            let Some(window) = rest.get(pos..).and_then(<[u8]>::first_chunk::<9>) else {
+                break;
+            };
+            let Some((number, taken)) = T::read(window) else {
+                break;
+            };
+            room[read].write(number);
+            pos += taken;
+            read += 1;
+        }
+        if pos >= BEFORE_BLOCK {
+            let (bytes, elements) = fill_blocks(&mut room[read..], rest, pos);
+            pos += bytes;
+            read += elements;
+        }
+    }
     // Runs of positive fixints (counts, ids, flags), eight bytes at a
     // time: one test of the eight, then eight elements without a branch.
     while let (Some(slots), Some(bytes)) = (
@@ -256,53 +286,74 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], len: usize) -> usize {
         pos += 1;
         read += 1;
     }
-    // SAFETY: `fill_blocks` (by its contract) and the loops after it
-    // wrote the first `read` slots of the spare room after the `held`
+    // SAFETY: the loops here and `fill_blocks` (by its contract) wrote
+    // the first `read` slots of the spare room after the `held`
     // elements, in order, and stopped at the room's end.
     unsafe { numbers.set_len(held + read) };
     pos
 }
 
-/// The bytes whose lengths `fill_blocks` works out together.
+/// The bytes whose elements `fill_blocks` finds together.
 const BLOCK: usize = 64;
 
+/// The bytes before a block that its window holds: an element's read
+/// takes the 8 bytes that end it, which for the first elements start
+/// before the block.
+const BEFORE_BLOCK: usize = 8;
+
+/// A block's window: the bytes before it, the block, and room after it
+/// for the last element that starts in it; twice the block so that a
+/// mask, not a comparison, keeps every end inside.
+const WINDOW: usize = BEFORE_BLOCK + 2 * BLOCK + 8;
+
 /// The elements an array must have room for to be read by blocks: a
-/// block's lengths cost about what a few elements do.
+/// block's ends cost about what a few elements do.
 const BLOCKS_FROM: usize = 16;
 
-/// Integers read a block of input at a time, into `room` from its start:
-/// first the length of an integer starting at each of the block's bytes
-/// (the same few operations on every byte, which the compiler does 16
-/// bytes at once), then the elements, each starting where the last one's
-/// length says. Each element's start then waits on one load of its
-/// length, not on its marker's load and the arithmetic after it. Stops at
-/// the first element `read` leaves to the usual path, when `room` is
-/// full, or where fewer than a block and 8 bytes (a window from the
-/// block's last byte) are left; the bytes and the elements read, the
-/// elements written to the first slots of `room`, in order.
+/// Integers read a block of input at a time, from `rest` at `from` (at
+/// least [`BEFORE_BLOCK`]) into `room` from its start: first where an
+/// element starting at each of the block's bytes would end (the same few
+/// operations on every byte, which the compiler does 16 bytes at once),
+/// then the elements, each read from the 8 bytes that end it
+/// ([`IntHead::from_tail`]: no shift, no branch on the form) and each
+/// starting where the last one ended. Each element's start then waits on
+/// one load, not on its marker's load and the arithmetic after it.
+/// Stops at the first element `T::from_head` leaves to the usual path,
+/// when `room` is full, or where fewer than a window's bytes are left;
+/// the bytes and the elements read, the elements written to the first
+/// slots of `room`, in order.
 #[inline(always)]
-fn fill_blocks<T: Number>(room: &mut [MaybeUninit<T>], rest: &[u8]) -> (usize, usize) {
-    let mut pos = 0;
+fn fill_blocks<T: Number>(room: &mut [MaybeUninit<T>], rest: &[u8], from: usize) -> (usize, usize) {
+    let mut pos = from;
     let mut read = 0;
-    while let Some(block) = rest
-        .get(pos..)
-        .and_then(<[u8]>::first_chunk::<{ BLOCK + 8 }>)
+    while let Some(window) = rest
+        .get(pos - BEFORE_BLOCK..)
+        .and_then(<[u8]>::first_chunk::<WINDOW>)
     {
-        let lens: [u8; BLOCK] = core::array::from_fn(|at| IntHead::marker_len(block[at]));
+        // Where an element starting at each of the block's bytes ends, in
+        // the block (72 at most: a byte holds it).
+        let ends: [u8; BLOCK] =
+            core::array::from_fn(|at| at as u8 + IntHead::marker_len(window[BEFORE_BLOCK + at]));
         let mut at = 0;
         while at < BLOCK {
-            let element = block[at..].first_chunk::<9>().and_then(T::read);
-            let (Some(slot), Some((number, taken))) = (room.get_mut(read), element) else {
-                return (pos + at, read);
+            // The 8 bytes that end the element (the mask proves them
+            // inside the window).
+            let end = usize::from(ends[at]);
+            let tail_at = (BEFORE_BLOCK + end - 8) & (2 * BLOCK - 1);
+            let tail = u64::from_be_bytes(*window[tail_at..].first_chunk::<8>().unwrap());
+            let head = IntHead::from_tail(window[BEFORE_BLOCK + at], tail);
+            debug_assert!(head.is_none_or(|head| head.len == end - at));
+            let element = head.and_then(T::from_head);
+            let (Some(slot), Some(number)) = (room.get_mut(read), element) else {
+                return (pos + at - from, read);
             };
-            debug_assert_eq!(taken, usize::from(lens[at]));
             slot.write(number);
-            at += usize::from(lens[at]);
+            at = end;
             read += 1;
         }
         pos += at;
     }
-    (pos, read)
+    (pos - from, read)
 }
 
 #[cfg(test)]
@@ -315,7 +366,7 @@ mod tests {
 
     /// What `fill` reads, element by element through `T::read` and
     /// nothing else: the reference the blocks must agree with.
-    fn one_by_one<T: Number>(rest: &[u8], room: usize) -> (Vec<T>, usize) {
+    fn reference<T: Number>(rest: &[u8], room: usize) -> (Vec<T>, usize) {
         let mut numbers = Vec::new();
         let mut pos = 0;
         while numbers.len() < room {
@@ -337,24 +388,32 @@ mod tests {
         bytes: &[u8],
         room: usize,
     ) -> Result<usize, TestCaseError> {
-        let (expected, expected_pos) = one_by_one::<T>(bytes, room);
+        let (expected, expected_pos) = reference::<T>(bytes, room);
+        // The blocks start at least 8 bytes into their input: give them
+        // 8 bytes no integer starts with before the elements.
+        let mut before = vec![0xc1; BEFORE_BLOCK];
+        before.extend_from_slice(bytes);
         let mut blocks = Vec::<T>::with_capacity(room);
-        let (pos, read) = fill_blocks(&mut blocks.spare_capacity_mut()[..room], bytes);
+        let (pos, read) = fill_blocks(
+            &mut blocks.spare_capacity_mut()[..room],
+            &before,
+            BEFORE_BLOCK,
+        );
         // SAFETY: `fill_blocks` wrote the first `read` slots.
         unsafe { blocks.set_len(read) };
         prop_assert_eq!(&blocks[..], &expected[..read]);
-        let (_, prefix_pos) = one_by_one::<T>(bytes, read);
+        let (_, prefix_pos) = reference::<T>(bytes, read);
         prop_assert_eq!(pos, prefix_pos);
         if read < expected.len() {
             prop_assert!(
-                bytes.len() - pos < BLOCK + 8,
+                bytes.len() - pos < WINDOW - BEFORE_BLOCK,
                 "stopped at {pos} of {}",
                 bytes.len()
             );
         }
 
         let mut numbers = Vec::<T>::with_capacity(room);
-        let pos = fill(&mut numbers, bytes, room);
+        let pos = fill(&mut numbers, bytes, 0, room);
         let fixints = bytes[expected_pos..]
             .iter()
             .take(room - expected.len())
@@ -473,7 +532,7 @@ mod tests {
             })
             .collect();
         let read = agree::<i64>(&bytes, 1000).unwrap();
-        let (_, pos) = one_by_one::<i64>(&bytes, read);
+        let (_, pos) = reference::<i64>(&bytes, read);
         assert!(bytes.len() - pos < BLOCK + 8);
         assert!(read > 950, "{read}");
     }
