@@ -61,7 +61,7 @@ static INT_READS: [IntRead; 256] = {
 /// How to read an integer from the 8 bytes that end where it ends
 /// ([`IntHead::from_tail`]): its bytes are the low ones under `mask`,
 /// `sign` is a signed form's sign bit (0 for an unsigned form), and
-/// `unsigned` is all ones for an unsigned form. All zero for a byte that
+/// `unsigned_mask` is all ones for an unsigned form. All zero for a byte that
 /// starts no integer. Aligned to 32 bytes so that a row's place is the
 /// marker shifted, not multiplied by 24.
 #[derive(Clone, Copy)]
@@ -69,7 +69,7 @@ static INT_READS: [IntRead; 256] = {
 struct TailRead {
     mask: u64,
     sign: u64,
-    unsigned: u64,
+    unsigned_mask: u64,
 }
 
 /// Each marker byte's [`TailRead`].
@@ -77,7 +77,7 @@ static TAIL_READS: [TailRead; 256] = {
     let mut table = [TailRead {
         mask: 0,
         sign: 0,
-        unsigned: 0,
+        unsigned_mask: 0,
     }; 256];
     let mut byte = 0;
     while byte < 256 {
@@ -94,7 +94,7 @@ static TAIL_READS: [TailRead; 256] = {
             table[byte] = TailRead {
                 mask: u64::MAX >> (64 - bits),
                 sign: if signed { 1 << (bits - 1) } else { 0 },
-                unsigned: if signed { 0 } else { u64::MAX },
+                unsigned_mask: if signed { 0 } else { u64::MAX },
             };
         }
         byte += 1;
@@ -211,7 +211,7 @@ impl IntHead {
         let value = ((tail & read.mask) ^ read.sign).wrapping_sub(read.sign);
         Some(IntHead {
             value,
-            negative: (value & !read.unsigned) >> 63 != 0,
+            negative: (value & !read.unsigned_mask) >> 63 != 0,
             len: usize::from(Self::marker_len(marker)),
         })
     }

@@ -57,7 +57,7 @@ pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
 
     /// Whether this is an integer type: the bytes `read` takes are then
     /// [`IntHead::marker_len`] of the first byte, so that the loop can
-    /// work out where elements start a block ahead, and `from_head` takes
+    /// work out where elements end a block ahead, and `from_head` takes
     /// what the blocks read (`fill_blocks`).
     const INTEGER: bool = false;
 }
@@ -301,10 +301,10 @@ const BLOCK: usize = 64;
 /// before the block.
 const BEFORE_BLOCK: usize = 8;
 
-/// A block's window: the bytes before it, the block, and room after it
-/// for the last element that starts in it; twice the block so that a
-/// mask, not a comparison, keeps every end inside.
-const WINDOW: usize = BEFORE_BLOCK + 2 * BLOCK + 8;
+/// A block's window: the bytes before it and twice the block, so that a
+/// mask, not a comparison, keeps the 8 bytes that end an element inside
+/// (an element starting in the block ends within 9 bytes after it).
+const WINDOW: usize = BEFORE_BLOCK + 2 * BLOCK;
 
 /// The elements an array must have room for to be read by blocks: a
 /// block's ends cost about what a few elements do.
@@ -312,18 +312,15 @@ const BLOCKS_FROM: usize = 16;
 
 /// Integers read a block of input at a time, from `rest` at `from` (at
 /// least [`BEFORE_BLOCK`]) into `room` from its start: first where an
-/// element starting at each of the block's bytes would end (the same few
-/// operations on every byte, which the compiler does 16 bytes at once),
-/// then the elements, each read from the 8 bytes that end it
-/// ([`IntHead::from_tail`]: no shift, no branch on the form) and each
-/// starting where the last one ended. Each element's start then waits on
-/// one load, not on its marker's load and the arithmetic after it.
-/// Stops at the first element `T::from_head` leaves to the usual path,
-/// when `room` is full, or where fewer than a window's bytes are left;
-/// the bytes and the elements read, the elements written to the first
-/// slots of `room`, in order.
+/// element starting at each byte would end (the same operations on every
+/// byte, done 16 at once), then the elements, each from the 8 bytes that
+/// end it ([`IntHead::from_tail`]) and starting where the last ended, so
+/// that each start waits on one load. Stops at the first element
+/// `T::from_head` refuses, when `room` is full, or with less than a
+/// window left; the bytes and elements read, written to `room` in order.
 #[inline(always)]
 fn fill_blocks<T: Number>(room: &mut [MaybeUninit<T>], rest: &[u8], from: usize) -> (usize, usize) {
+    debug_assert!(from >= BEFORE_BLOCK);
     let mut pos = from;
     let mut read = 0;
     while let Some(window) = rest
@@ -341,9 +338,8 @@ fn fill_blocks<T: Number>(room: &mut [MaybeUninit<T>], rest: &[u8], from: usize)
             let end = usize::from(ends[at]);
             let tail_at = (BEFORE_BLOCK + end - 8) & (2 * BLOCK - 1);
             let tail = u64::from_be_bytes(*window[tail_at..].first_chunk::<8>().unwrap());
-            let head = IntHead::from_tail(window[BEFORE_BLOCK + at], tail);
-            debug_assert!(head.is_none_or(|head| head.len == end - at));
-            let element = head.and_then(T::from_head);
+            let element =
+                IntHead::from_tail(window[BEFORE_BLOCK + at], tail).and_then(T::from_head);
             let (Some(slot), Some(number)) = (room.get_mut(read), element) else {
                 return (pos + at - from, read);
             };
@@ -380,10 +376,11 @@ mod tests {
         (numbers, pos)
     }
 
-    /// `fill_blocks` from the start of `bytes`, into room for `room`,
-    /// reads a prefix of what the reference reads, stopping early only
-    /// near the end of the input; `fill` reads all of it, and the
-    /// fixints after it. The elements `fill_blocks` read.
+    /// `fill_blocks` from the start of `bytes` (after 8 bytes no integer
+    /// starts with), into room for `room`, reads a prefix of what the
+    /// reference reads, stopping early only near the end of the input;
+    /// `fill` reads all of it, and the fixints after it. The elements
+    /// `fill_blocks` read.
     fn agree<T: Number + PartialEq + Debug>(
         bytes: &[u8],
         room: usize,
@@ -501,6 +498,48 @@ mod tests {
         u64_blocks_read_what_the_element_by_element_loop_reads: u64,
     }
 
+    /// `fill` called again where it stopped after the vector grows, as
+    /// `read_numbers` calls it from a small capacity (the blocks then
+    /// start past the input's first 8 bytes): all of what the reference
+    /// reads, and the fixints after it.
+    fn agree_as_it_grows<T: Number + PartialEq + Debug>(
+        bytes: &[u8],
+        capacity: usize,
+        len: usize,
+    ) -> Result<(), TestCaseError> {
+        let (expected, expected_pos) = reference::<T>(bytes, len);
+        let mut numbers = Vec::<T>::with_capacity(capacity);
+        let mut pos = 0;
+        loop {
+            pos = fill(&mut numbers, bytes, pos, len);
+            if numbers.len() == len || numbers.len() < numbers.capacity() {
+                break;
+            }
+            numbers.reserve(1);
+        }
+        let fixints = bytes[expected_pos..]
+            .iter()
+            .take(len - expected.len())
+            .map_while(|&byte| T::from_fixint(byte))
+            .count();
+        prop_assert_eq!(&numbers[..expected.len()], &expected[..]);
+        prop_assert_eq!(numbers.len(), expected.len() + fixints);
+        prop_assert_eq!(pos, expected_pos + fixints);
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn fill_goes_on_where_it_stopped_as_the_vector_grows(
+            elements in prop::collection::vec(element(i64::MIN.into(), i64::MAX.into()), 16..400),
+            narrow in prop::collection::vec(element(0, u16::MAX.into()), 16..400),
+            capacity in 16usize..80,
+        ) {
+            agree_as_it_grows::<i64>(&elements.concat(), capacity, elements.len())?;
+            agree_as_it_grows::<u16>(&narrow.concat(), capacity, narrow.len())?;
+        }
+    }
+
     /// Elements at a block's edges: one starting at its last byte and
     /// taking nine, the room ending with the block and within it.
     #[test]
@@ -533,7 +572,7 @@ mod tests {
             .collect();
         let read = agree::<i64>(&bytes, 1000).unwrap();
         let (_, pos) = reference::<i64>(&bytes, read);
-        assert!(bytes.len() - pos < BLOCK + 8);
+        assert!(bytes.len() - pos < WINDOW - BEFORE_BLOCK);
         assert!(read > 950, "{read}");
     }
 }
