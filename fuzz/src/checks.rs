@@ -14,7 +14,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 use super::budget;
-use super::types::{serde_path, Order, Plain, Point, Request, Segment, Span};
+use super::types::{serde_path, ElementByElement, Order, Plain, Point, Request, Segment, Span};
 
 /// Memory that any decode may use whatever its input.
 const BASE_BUDGET: usize = 64 * 1024;
@@ -511,10 +511,32 @@ pub fn from_slice_derived(data: &[u8]) {
     }
 }
 
+/// `Vec<T>` through the decoder's number loop and element by element:
+/// the same values, or the same error (text and offset).
+fn number_loop_agrees<T>(data: &[u8])
+where
+    T: DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let looped = msgpack_serde::from_slice::<Vec<T>>(data);
+    let reference = msgpack_serde::from_slice::<ElementByElement<T>>(data);
+    match (looped, reference) {
+        (Ok(looped), Ok(reference)) => assert_eq!(looped, reference.0),
+        (Err(looped), Err(reference)) => {
+            assert_eq!(looped.to_string(), reference.to_string());
+            assert_eq!(looped.offset(), reference.offset());
+        }
+        (looped, reference) => panic!("the loop read {looped:?}, element by element {reference:?}"),
+    }
+}
+
 /// Target `from_slice_serde`: whatever decodes as the borrowing serde
 /// type `Request` (within the memory budget) round-trips in both struct
-/// modes; so do `Plain` values, and `Vec<Vec<u64>>`.
+/// modes; so do `Plain` values, and `Vec<Vec<u64>>`. Vectors of numbers
+/// read by the decoder's loop agree with an element-by-element reading.
 pub fn from_slice_serde(data: &[u8]) {
+    number_loop_agrees::<i64>(data);
+    number_loop_agrees::<u16>(data);
+    number_loop_agrees::<i8>(data);
     let request = within("Request", data.len(), TYPED_BUDGET_PER_BYTE, || {
         msgpack_serde::from_slice::<Request<'_>>(data)
     });

@@ -219,3 +219,32 @@ pub mod serde_path {
         pub to: Point,
     }
 }
+
+/// A `Vec<T>` read element by element through a visitor the decoder does
+/// not know (serde's own `Vec<T>` visitor is read by the decoder's number
+/// loop): the reference that loop must agree with.
+#[derive(Debug, PartialEq)]
+pub struct ElementByElement<T>(pub Vec<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ElementByElement<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Elements<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Elements<T> {
+            type Value = ElementByElement<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut elements = Vec::new();
+                while let Some(element) = seq.next_element()? {
+                    elements.push(element);
+                }
+                Ok(ElementByElement(elements))
+            }
+        }
+        deserializer.deserialize_seq(Elements(std::marker::PhantomData))
+    }
+}
