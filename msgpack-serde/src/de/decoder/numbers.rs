@@ -233,17 +233,7 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -
     if T::INTEGER && room_len >= BLOCKS_FROM {
         // The blocks read an element from the 8 bytes that end it: those
         // that start within the input's first 8 bytes one by one first.
-        while pos < BEFORE_BLOCK && read < room_len {
-            let Some(window) = rest.get(pos..).and_then(<[u8]>::first_chunk::<9>) else {
-                break;
-            };
-            let Some((number, taken)) = T::read(window) else {
-                break;
-            };
-            room[read].write(number);
-            pos += taken;
-            read += 1;
-        }
+        one_by_one(room, rest, (&mut pos, &mut read), BEFORE_BLOCK);
         if pos >= BEFORE_BLOCK {
             let (bytes, elements) = fill_blocks(&mut room[read..], rest, pos);
             pos += bytes;
@@ -265,17 +255,7 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -
         pos += 8;
         read += 8;
     }
-    while read < room_len {
-        let Some(window) = rest.get(pos..).and_then(<[u8]>::first_chunk::<9>) else {
-            break;
-        };
-        let Some((number, taken)) = T::read(window) else {
-            break;
-        };
-        room[read].write(number);
-        pos += taken;
-        read += 1;
-    }
+    one_by_one(room, rest, (&mut pos, &mut read), usize::MAX);
     // The last 8 bytes: fixints, which need no more than their byte (a
     // short array is all there is of its input, or its end).
     while read < room_len {
@@ -291,6 +271,29 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -
     // elements, in order, and stopped at the room's end.
     unsafe { numbers.set_len(held + read) };
     pos
+}
+
+/// Reads elements one by one through `T::read` and a window of 9 bytes,
+/// from `rest` at `pos` into `room` from slot `read`, while they start
+/// before `until`; both left where it stopped.
+#[inline(always)]
+fn one_by_one<T: Number>(
+    room: &mut [MaybeUninit<T>],
+    rest: &[u8],
+    (pos, read): (&mut usize, &mut usize),
+    until: usize,
+) {
+    while *pos < until && *read < room.len() {
+        let Some(window) = rest.get(*pos..).and_then(<[u8]>::first_chunk::<9>) else {
+            break;
+        };
+        let Some((number, taken)) = T::read(window) else {
+            break;
+        };
+        room[*read].write(number);
+        *pos += taken;
+        *read += 1;
+    }
 }
 
 /// The bytes whose elements `fill_blocks` finds together.
