@@ -531,10 +531,11 @@ where
 
 /// Target `from_slice_serde`: whatever decodes as the borrowing serde
 /// type `Request` (within the memory budget) round-trips in both struct
-/// modes; so do `Plain` values, and `Vec<Vec<u64>>`. Vectors of numbers
+/// modes; so do `Plain` values, and `Vec<Vec<u64>>`. Vectors of integers
 /// read by the decoder's loop agree with an element-by-element reading.
 pub fn from_slice_serde(data: &[u8]) {
     number_loop_agrees::<i64>(data);
+    number_loop_agrees::<u64>(data);
     number_loop_agrees::<u16>(data);
     number_loop_agrees::<i8>(data);
     let request = within("Request", data.len(), TYPED_BUDGET_PER_BYTE, || {

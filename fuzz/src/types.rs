@@ -1,7 +1,7 @@
 //! The types the fuzz targets decode into: one `#[derive(MsgPack)]`
 //! message as a service would declare it, and one plain serde type with
 //! the shapes serde users reach for (borrowed strings, enums of every
-//! kind, maps, options, recursion).
+//! kind, maps, options, recursion), and a reference reading of vectors.
 //!
 //! Shared with `tests/tests/regression.rs`, which includes this file.
 
@@ -222,7 +222,8 @@ pub mod serde_path {
 
 /// A `Vec<T>` read element by element through a visitor the decoder does
 /// not know (serde's own `Vec<T>` visitor is read by the decoder's number
-/// loop): the reference that loop must agree with.
+/// loop): the reference that loop must agree with, as `Usual` is in
+/// msgpack-serde's `tests/numbers.rs` (which this crate cannot use).
 #[derive(Debug, PartialEq)]
 pub struct ElementByElement<T>(pub Vec<T>);
 

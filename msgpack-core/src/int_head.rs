@@ -72,7 +72,7 @@ struct TailRead {
     unsigned_mask: u64,
 }
 
-/// Each marker byte's [`TailRead`].
+/// Each marker byte's [`TailRead`], from its [`INT_READS`] entry.
 static TAIL_READS: [TailRead; 256] = {
     let mut table = [TailRead {
         mask: 0,
@@ -81,16 +81,15 @@ static TAIL_READS: [TailRead; 256] = {
     }; 256];
     let mut byte = 0;
     while byte < 256 {
-        // The payload's bytes and whether it is signed.
-        let (width, signed) = match byte as u8 {
-            marker::FIXPOS..=marker::FIXPOS_MAX => (1, false),
-            marker::FIXNEG..=marker::FIXNEG_MAX => (1, true),
-            marker::U8..=marker::U64 => (1 << (byte & 3), false),
-            marker::I8..=marker::I64 => (1 << (byte & 3), true),
-            _ => (0, false),
-        };
-        if width > 0 {
-            let bits = 8 * width;
+        let read = INT_READS[byte];
+        if read & LEN != 0 {
+            // The payload's bits: a fixint's are its own byte's.
+            let bits = if read & AT_MARKER != 0 {
+                8
+            } else {
+                8 * ((read & LEN) - 1)
+            };
+            let signed = read & SIGNED != 0;
             table[byte] = TailRead {
                 mask: u64::MAX >> (64 - bits),
                 sign: if signed { 1 << (bits - 1) } else { 0 },
@@ -196,8 +195,8 @@ impl IntHead {
     /// ```
     /// use msgpack_core::IntHead;
     ///
-    /// // int 16 -300, after 6 bytes of whatever came before
-    /// let tail = u64::from_be_bytes([9, 9, 9, 9, 9, 9, 0xfe, 0xd4]);
+    /// // int 16 -300 (0xd1 0xfe 0xd4), after 5 bytes of whatever came before
+    /// let tail = u64::from_be_bytes([9, 9, 9, 9, 9, 0xd1, 0xfe, 0xd4]);
     /// let head = IntHead::from_tail(0xd1, tail).unwrap();
     /// assert_eq!((head.value as i64, head.negative, head.len), (-300, true, 3));
     /// assert!(IntHead::from_tail(0xc0, tail).is_none()); // nil

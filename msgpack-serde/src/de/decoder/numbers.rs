@@ -233,7 +233,7 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -
     if T::INTEGER && room_len >= BLOCKS_FROM {
         // The blocks read an element from the 8 bytes that end it: those
         // that start within the input's first 8 bytes one by one first.
-        one_by_one(room, rest, (&mut pos, &mut read), BEFORE_BLOCK);
+        one_by_one(room, rest, &mut pos, &mut read, BEFORE_BLOCK);
         if pos >= BEFORE_BLOCK {
             let (bytes, elements) = fill_blocks(&mut room[read..], rest, pos);
             pos += bytes;
@@ -255,7 +255,7 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -
         pos += 8;
         read += 8;
     }
-    one_by_one(room, rest, (&mut pos, &mut read), usize::MAX);
+    one_by_one(room, rest, &mut pos, &mut read, usize::MAX);
     // The last 8 bytes: fixints, which need no more than their byte (a
     // short array is all there is of its input, or its end).
     while read < room_len {
@@ -280,7 +280,8 @@ fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -
 fn one_by_one<T: Number>(
     room: &mut [MaybeUninit<T>],
     rest: &[u8],
-    (pos, read): (&mut usize, &mut usize),
+    pos: &mut usize,
+    read: &mut usize,
     until: usize,
 ) {
     while *pos < until && *read < room.len() {
@@ -306,7 +307,7 @@ const BEFORE_BLOCK: usize = 8;
 
 /// A block's window: the bytes before it and twice the block, so that a
 /// mask, not a comparison, keeps the 8 bytes that end an element inside
-/// (an element starting in the block ends within 9 bytes after it).
+/// (an element starting in the block ends at most 8 bytes after it).
 const WINDOW: usize = BEFORE_BLOCK + 2 * BLOCK;
 
 /// The elements an array must have room for to be read by blocks: a
