@@ -415,15 +415,27 @@ mod tests {
 
         let mut numbers = Vec::<T>::with_capacity(room);
         let pos = fill(&mut numbers, bytes, 0, room);
+        fill_agrees(bytes, room, (&numbers, pos), (&expected, expected_pos))?;
+        Ok(read)
+    }
+
+    /// What `fill` read into `numbers` up to `pos`, with room for `room`,
+    /// is what the reference read, then the fixints after it.
+    fn fill_agrees<T: Number + PartialEq + Debug>(
+        bytes: &[u8],
+        room: usize,
+        (numbers, pos): (&[T], usize),
+        (expected, expected_pos): (&[T], usize),
+    ) -> Result<(), TestCaseError> {
         let fixints = bytes[expected_pos..]
             .iter()
             .take(room - expected.len())
             .map_while(|&byte| T::from_fixint(byte))
             .count();
-        prop_assert_eq!(&numbers[..expected.len()], &expected[..]);
+        prop_assert_eq!(&numbers[..expected.len()], expected);
         prop_assert_eq!(numbers.len(), expected.len() + fixints);
         prop_assert_eq!(pos, expected_pos + fixints);
-        Ok(read)
+        Ok(())
     }
 
     /// Every form an encoder may write `value` in, not only the smallest.
@@ -521,15 +533,7 @@ mod tests {
             }
             numbers.reserve(1);
         }
-        let fixints = bytes[expected_pos..]
-            .iter()
-            .take(len - expected.len())
-            .map_while(|&byte| T::from_fixint(byte))
-            .count();
-        prop_assert_eq!(&numbers[..expected.len()], &expected[..]);
-        prop_assert_eq!(numbers.len(), expected.len() + fixints);
-        prop_assert_eq!(pos, expected_pos + fixints);
-        Ok(())
+        fill_agrees(bytes, len, (&numbers, pos), (&expected, expected_pos))
     }
 
     proptest! {
