@@ -294,6 +294,53 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Consumes a string's header of `head` bytes and its `len` bytes of
+    /// text, and returns the text. Nothing is consumed when fewer bytes
+    /// remain (an [`UnexpectedEof`](ErrorKind::UnexpectedEof) error) or
+    /// the text is not UTF-8 (an [`InvalidUtf8`](ErrorKind::InvalidUtf8)
+    /// error at the header).
+    ///
+    /// A header and text that fit in the next 32 bytes (every fixstr) are
+    /// read with one comparison for the bounds and one mask for ASCII,
+    /// whatever the text's length: the keys and names of a message come
+    /// in every length, and a test per length mispredicts as they change.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xa2, b'h', b'i', 0xd9, 0x01, 0xff]);
+    /// assert_eq!(reader.take_str(1, 2), Ok("hi")); // a fixstr of 2
+    /// let error = reader.take_str(2, 1).unwrap_err(); // a str 8 of 1
+    /// assert_eq!(error.to_string(), "invalid UTF-8 in string at offset 3");
+    /// assert!(reader.take_str(2, 2).unwrap_err().is_eof());
+    /// assert_eq!(reader.position(), 3);
+    /// ```
+    #[inline(always)]
+    pub fn take_str(&mut self, head: usize, len: usize) -> Result<&'a str, Error> {
+        if let Some(window) = self.remaining().first_chunk::<32>() {
+            if let Some(text) = crate::text::ascii_in_window(window, head, len) {
+                self.pos += head + len;
+                return Ok(text);
+            }
+        }
+        // Longer than the window, not ASCII, or near the input's end.
+        let start = self.pos;
+        let Some(bytes) = self
+            .remaining()
+            .get(head..)
+            .and_then(|rest| rest.get(..len))
+        else {
+            return Err(self.eof());
+        };
+        match crate::text::str_from_utf8(bytes) {
+            Ok(text) => {
+                self.pos = start + head + len;
+                Ok(text)
+            }
+            Err(_) => Err(Error::new(ErrorKind::InvalidUtf8, start)),
+        }
+    }
+
     /// Consumes `N` raw bytes as an array.
     ///
     /// ```

@@ -27,6 +27,41 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     }
 }
 
+/// The `len` bytes of `window` from `from` on, as a `str` if they are
+/// ASCII, tested with one mask over the whole window; `None` if they are
+/// not, or do not fit in the window.
+#[inline(always)]
+pub(crate) fn ascii_in_window(window: &[u8; 32], from: usize, len: usize) -> Option<&str> {
+    let text = window.get(from..)?.get(..len)?;
+    let [first_high, second_high] = HIGH_IN_FIRST[from + len];
+    let [first_before, second_before] = HIGH_IN_FIRST[from];
+    let (first, second) = window.split_at(16);
+    let first = u128::from_le_bytes(first.try_into().unwrap());
+    let second = u128::from_le_bytes(second.try_into().unwrap());
+    if first & (first_high ^ first_before) | second & (second_high ^ second_before) == 0 {
+        // SAFETY: every byte of `text` is below 0x80: the masks have the
+        // high bit of each byte of `window` from `from` to `from + len`;
+        // ASCII is valid UTF-8.
+        Some(unsafe { core::str::from_utf8_unchecked(text) })
+    } else {
+        None
+    }
+}
+
+/// The high bit of each of the first `len` bytes of a 32-byte window,
+/// as two little-endian halves, by `len`.
+const HIGH_IN_FIRST: [[u128; 2]; 33] = {
+    let mut masks = [[0; 2]; 33];
+    let mut len = 1;
+    while len <= 32 {
+        let byte = len - 1;
+        masks[len] = masks[len - 1];
+        masks[len][byte / 16] |= 0x80 << (8 * (byte % 16));
+        len += 1;
+    }
+    masks
+};
+
 /// `bytes` as a `str`, if they are UTF-8, for text that is not all
 /// ASCII: from 64 bytes on, with `std`, simdutf8 checks it 64 bytes at a
 /// time in the vector instructions the CPU has (picked at run time),

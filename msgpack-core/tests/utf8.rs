@@ -105,3 +105,57 @@ fn text_around_64_bytes_with_each_byte_replaced() {
         }
     }
 }
+
+/// `Reader::take_str` against reading the same bytes with `take` and
+/// `from_utf8`: headers of 0 to 3 bytes (each byte above 0x7f, as a
+/// marker is), texts of 0 to 40 bytes, a byte that is not ASCII (alone,
+/// or starting a two-byte character) at each place in the header, the
+/// text and the bytes after it, and the input cut at every length. Its
+/// fast path tests the 32 bytes from the header with one mask: only the
+/// text's bytes may count, and only when all of them are in the window.
+#[test]
+fn take_str_agrees_with_take_and_from_utf8() {
+    use msgpack_core::{ErrorKind, Reader};
+
+    for skipped in [0, 5] {
+        for head in 0..=3 {
+            for len in 0..=40 {
+                let size = skipped + head + len + 8;
+                for (at, odd) in (0..=size).flat_map(|at| [(at, &[0xff][..]), (at, &[0xc3, 0xa9])])
+                {
+                    let mut input: Vec<u8> = (0..size).map(|i| b'a' + (i % 26) as u8).collect();
+                    input[skipped..skipped + head].fill(0xd9);
+                    for (i, &byte) in odd.iter().enumerate() {
+                        if let Some(slot) = input.get_mut(at + i) {
+                            *slot = byte;
+                        }
+                    }
+                    for cut in skipped..=size {
+                        let bytes = &input[..cut];
+                        let mut reader = Reader::new(bytes);
+                        reader.consume(skipped);
+                        let mut expected_reader = reader.clone();
+                        let expected = expected_reader
+                            .take(head)
+                            .and_then(|_| expected_reader.take(len))
+                            .and_then(|text| {
+                                core::str::from_utf8(text)
+                                    .map_err(|_| reader.error(ErrorKind::InvalidUtf8))
+                            });
+                        let got = reader.take_str(head, len);
+                        let context = format!(
+                            "head {head}, len {len}, {odd:02x?} at {at}, cut {cut}: {bytes:02x?}"
+                        );
+                        assert_eq!(got, expected, "{context}");
+                        let position = if got.is_ok() {
+                            expected_reader.position()
+                        } else {
+                            skipped
+                        };
+                        assert_eq!(reader.position(), position, "{context}");
+                    }
+                }
+            }
+        }
+    }
+}

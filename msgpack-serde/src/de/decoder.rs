@@ -442,35 +442,23 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
-    /// The bytes of the fixstr or str 8 whose marker `byte` is at the
+    /// The text of the fixstr or str 8 whose marker `byte` is at the
     /// reader, read; `None`, reading nothing, for any other marker.
+    /// Invalid UTF-8 is an error at the marker.
     #[inline(always)]
-    fn short_str(&mut self, byte: u8) -> Result<Option<&'a [u8]>> {
+    fn short_str(&mut self, byte: u8) -> Result<Option<&'a str>> {
         if (marker::FIXSTR..=marker::FIXSTR_MAX).contains(&byte) {
-            self.reader.take_byte()?;
-            Ok(Some(self.reader.take((byte & 0x1f) as usize)?))
+            Ok(Some(self.reader.take_str(1, (byte & 0x1f) as usize)?))
         } else if byte == marker::STR8 {
-            let [_, len] = self.reader.take_array()?;
-            Ok(Some(self.reader.take(len as usize)?))
+            // A str 8 cut short after its marker: 2 bytes do not remain.
+            let len = self
+                .reader
+                .remaining()
+                .get(1)
+                .map_or(0, |&len| len as usize);
+            Ok(Some(self.reader.take_str(2, len)?))
         } else {
             Ok(None)
-        }
-    }
-
-    /// Visits string bytes that started at `start`, checking UTF-8.
-    #[inline]
-    fn visit_utf8<'de, V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        bytes: &'a [u8],
-        visitor: V,
-    ) -> Result<V::Value>
-    where
-        M: Strings<'a, 'de>,
-    {
-        match msgpack_core::decode::str_from_utf8(bytes) {
-            Ok(s) => M::visit_str(visitor, s),
-            Err(_) => Err(Error::wire(ErrorKind::InvalidUtf8, start)),
         }
     }
 
@@ -484,8 +472,8 @@ impl<'a, M> Decoder<'a, M> {
         if is_scalar(byte) {
             return self.scalar(byte, visitor);
         }
-        if let Some(bytes) = self.short_str(byte)? {
-            return self.visit_utf8(start, bytes, visitor);
+        if let Some(text) = self.short_str(byte)? {
+            return M::visit_str(visitor, text);
         }
         match self.container_header(byte)? {
             Some((is_map, len)) => self.visit_container(start, is_map, len, visitor),

@@ -4,7 +4,7 @@
 //! of line, `any_value_resumed` for floats).
 
 use msgpack_core::serde_ext::EXT_STRUCT_NAME;
-use msgpack_core::{marker, ErrorKind, Family, IntHead};
+use msgpack_core::{marker, Family, IntHead};
 use serde::de::{self, IntoDeserializer, Visitor};
 use serde::forward_to_deserialize_any;
 
@@ -301,7 +301,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
         let byte = self.reader.peek_byte()?;
-        self.str_or_any(start, byte, visitor)
+        self.str_or_any(byte, visitor)
             .map_err(|error| error.at(start))
     }
 
@@ -320,10 +320,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
         let start = self.begin();
         let byte = self.reader.peek_byte()?;
         let result = match self.short_str(byte) {
-            Ok(Some(bytes)) => match msgpack_core::decode::str_from_utf8(bytes) {
-                Ok(s) => visitor.visit_string(msgpack_core::decode::owned_str(s)),
-                Err(_) => Err(Error::wire(ErrorKind::InvalidUtf8, start)),
-            },
+            Ok(Some(text)) => visitor.visit_string(msgpack_core::decode::owned_str(text)),
             Ok(None) => self.any_value(visitor),
             Err(error) => Err(error),
         };
@@ -342,7 +339,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
                 self.reader.consume(1);
                 visitor.visit_u64(byte as u64)
             }
-            _ => self.str_or_any(start, byte, visitor),
+            _ => self.str_or_any(byte, visitor),
         };
         result.map_err(|error| error.at(start))
     }
@@ -398,17 +395,12 @@ impl<'a, M> Decoder<'a, M> {
     /// Visits the value whose marker `byte` is at the reader: a fixstr or
     /// a str 8 directly, anything else through `any_value`.
     #[inline(always)]
-    fn str_or_any<'de, V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        byte: u8,
-        visitor: V,
-    ) -> Result<V::Value>
+    fn str_or_any<'de, V: Visitor<'de>>(&mut self, byte: u8, visitor: V) -> Result<V::Value>
     where
         M: Strings<'a, 'de>,
     {
         match self.short_str(byte)? {
-            Some(bytes) => self.visit_utf8(start, bytes, visitor),
+            Some(text) => M::visit_str(visitor, text),
             None => self.any_value(visitor),
         }
     }
