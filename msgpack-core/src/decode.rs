@@ -307,6 +307,12 @@ impl<'a> Reader<'a> {
     /// assert_eq!(reader.read_str_bytes(), Ok(&[0xff][..]));
     /// ```
     pub fn read_str(&mut self) -> Result<&'a str, Error> {
+        // A fixstr, the form of most keys and names, in one step.
+        if let Some(&byte) = self.remaining().first() {
+            if byte & !0x1f == crate::marker::FIXSTR {
+                return self.take_str(1, (byte & 0x1f) as usize);
+            }
+        }
         let start = self.position();
         let bytes = self.read_str_bytes()?;
         str_from_utf8(bytes).map_err(|_| {
