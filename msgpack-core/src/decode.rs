@@ -307,11 +307,8 @@ impl<'a> Reader<'a> {
     /// assert_eq!(reader.read_str_bytes(), Ok(&[0xff][..]));
     /// ```
     pub fn read_str(&mut self) -> Result<&'a str, Error> {
-        // A fixstr, the form of most keys and names, in one step.
-        if let Some(&byte) = self.remaining().first() {
-            if byte & !0x1f == crate::marker::FIXSTR {
-                return self.take_str(1, (byte & 0x1f) as usize);
-            }
+        if let Some(text) = self.read_short_str() {
+            return text;
         }
         let start = self.position();
         let bytes = self.read_str_bytes()?;
@@ -319,6 +316,33 @@ impl<'a> Reader<'a> {
             self.rewind(start);
             Error::new(ErrorKind::InvalidUtf8, start)
         })
+    }
+
+    /// Reads a fixstr or a str 8, the forms of keys, names and most text,
+    /// in one step ([`take_str`](Self::take_str)); `None`, reading
+    /// nothing, when the next value is anything else or no value is left.
+    /// Errors as [`read_str`](Self::read_str).
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let mut reader = Reader::new(&[0xa2, b'h', b'i', 0x2a]);
+    /// assert_eq!(reader.read_short_str(), Some(Ok("hi")));
+    /// assert_eq!(reader.read_short_str(), None); // 42
+    /// assert_eq!(reader.position(), 3);
+    /// ```
+    #[inline(always)]
+    pub fn read_short_str(&mut self) -> Option<Result<&'a str, Error>> {
+        let byte = *self.remaining().first()?;
+        if byte & !0x1f == crate::marker::FIXSTR {
+            Some(self.take_str(1, (byte & 0x1f) as usize))
+        } else if byte == crate::marker::STR8 {
+            // A str 8 cut short after its marker: 2 bytes do not remain.
+            let len = self.remaining().get(1).map_or(0, |&len| len as usize);
+            Some(self.take_str(2, len))
+        } else {
+            None
+        }
     }
 
     /// Reads the bytes of a string without checking that they are UTF-8

@@ -139,7 +139,7 @@ impl<'a> Reader<'a> {
         // module, and no code outside this file can write them. `pos`
         // starts at 0; each method here that moves it forward moves it past
         // bytes it has just found in the input (`take_byte`, `take`,
-        // `take_array`) or to at most the end (`consume`), and `rewind` only
+        // `take_array`, `take_str`) or to at most the end (`consume`), and `rewind` only
         // moves it back. A new method that writes `pos` must keep this.
         unsafe { self.input.get_unchecked(self.pos..) }
     }
@@ -300,10 +300,11 @@ impl<'a> Reader<'a> {
     /// the text is not UTF-8 (an [`InvalidUtf8`](ErrorKind::InvalidUtf8)
     /// error at the header).
     ///
-    /// A header and text that fit in the next 32 bytes (every fixstr) are
-    /// read with one comparison for the bounds and one mask for ASCII,
-    /// whatever the text's length: the keys and names of a message come
-    /// in every length, and a test per length mispredicts as they change.
+    /// When 32 bytes remain, a header and text that fit in them (any
+    /// fixstr) are read with one bounds test and one mask for ASCII over
+    /// the 32 bytes, whatever the text's length; a longer text, one that
+    /// is not ASCII, or one in the input's last 32 bytes is read with a
+    /// bounds test each and [`str_from_utf8`](crate::decode::str_from_utf8).
     ///
     /// ```
     /// use msgpack_core::Reader;

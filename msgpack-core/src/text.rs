@@ -7,7 +7,9 @@
 /// MessagePack carries: mostly short keys, names and identifiers, which
 /// an ASCII test reads a word at a time (`from_utf8` walks them byte by
 /// byte until it reaches an aligned word). Every read of a string in
-/// this crate and in msgpack-serde goes through here.
+/// this crate and in msgpack-serde goes through here, or, for a short
+/// text read with [`Reader::take_str`](crate::Reader::take_str), through
+/// one mask over the 32 bytes it is in.
 ///
 /// ```
 /// use msgpack_core::decode::str_from_utf8;
@@ -132,4 +134,44 @@ fn is_ascii(bytes: &[u8]) -> bool {
         bytes.first().map_or(0, |&b| b as u32)
     };
     any & 0x8080_8080 == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_in_window;
+
+    /// Every text the window holds, among bytes that are not ASCII: read
+    /// when all its bytes are ASCII, refused when any one is not, so the
+    /// mask covers exactly the text's bytes.
+    #[test]
+    fn the_mask_covers_exactly_the_text() {
+        for from in 0..=32 {
+            for len in 0..=32 - from {
+                let mut window = [0xffu8; 32];
+                window[from..from + len].fill(b'k');
+                let expected = "k".repeat(len);
+                assert_eq!(ascii_in_window(&window, from, len), Some(expected.as_str()));
+                for at in from..from + len {
+                    let mut odd = window;
+                    odd[at] = 0x80;
+                    assert_eq!(ascii_in_window(&odd, from, len), None, "{from} {len} {at}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_past_the_window_is_not_read() {
+        let window = [b'k'; 32];
+        for (from, len) in [
+            (0, 33),
+            (1, 32),
+            (32, 1),
+            (33, 0),
+            (usize::MAX, 2),
+            (2, usize::MAX),
+        ] {
+            assert_eq!(ascii_in_window(&window, from, len), None, "{from} {len}");
+        }
+    }
 }

@@ -143,19 +143,43 @@ fn take_str_agrees_with_take_and_from_utf8() {
                                     .map_err(|_| reader.error(ErrorKind::InvalidUtf8))
                             });
                         let got = reader.take_str(head, len);
-                        let context = format!(
-                            "head {head}, len {len}, {odd:02x?} at {at}, cut {cut}: {bytes:02x?}"
-                        );
-                        assert_eq!(got, expected, "{context}");
                         let position = if got.is_ok() {
                             expected_reader.position()
                         } else {
                             skipped
                         };
-                        assert_eq!(reader.position(), position, "{context}");
+                        assert!(
+                            got == expected && reader.position() == position,
+                            "head {head}, len {len}, {odd:02x?} at {at}, cut {cut}: {bytes:02x?}: \
+                             {got:?} at {}, expected {expected:?} at {position}",
+                            reader.position(),
+                        );
                     }
                 }
             }
         }
+    }
+}
+
+/// Lengths no input holds, or that overflow added to the header's, are
+/// the end of the input, and read nothing.
+#[test]
+fn take_str_of_impossible_lengths_is_the_end_of_input() {
+    use msgpack_core::Reader;
+
+    let input = [b'k'; 40];
+    for (head, len) in [
+        (usize::MAX, usize::MAX),
+        (1, usize::MAX),
+        (usize::MAX, 0),
+        (33, 8),
+        (1, 40),
+        (41, 0),
+    ] {
+        let mut reader = Reader::new(&input);
+        let error = reader.take_str(head, len).unwrap_err();
+        assert!(error.is_eof(), "{head} {len}: {error}");
+        assert_eq!(error.to_string(), "unexpected end of input at offset 40");
+        assert_eq!(reader.position(), 0);
     }
 }

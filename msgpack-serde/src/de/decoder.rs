@@ -442,24 +442,11 @@ impl<'a, M> Decoder<'a, M> {
         }
     }
 
-    /// The text of the fixstr or str 8 whose marker `byte` is at the
-    /// reader, read; `None`, reading nothing, for any other marker.
-    /// Invalid UTF-8 is an error at the marker.
+    /// The text of the fixstr or str 8 at the reader, read; `None`,
+    /// reading nothing, for any other value.
     #[inline(always)]
-    fn short_str(&mut self, byte: u8) -> Result<Option<&'a str>> {
-        if (marker::FIXSTR..=marker::FIXSTR_MAX).contains(&byte) {
-            Ok(Some(self.reader.take_str(1, (byte & 0x1f) as usize)?))
-        } else if byte == marker::STR8 {
-            // A str 8 cut short after its marker: 2 bytes do not remain.
-            let len = self
-                .reader
-                .remaining()
-                .get(1)
-                .map_or(0, |&len| len as usize);
-            Ok(Some(self.reader.take_str(2, len)?))
-        } else {
-            Ok(None)
-        }
+    fn short_str(&mut self) -> Result<Option<&'a str>> {
+        Ok(self.reader.read_short_str().transpose()?)
     }
 
     /// Visits the value at the reader, whatever its type: numbers,
@@ -472,7 +459,7 @@ impl<'a, M> Decoder<'a, M> {
         if is_scalar(byte) {
             return self.scalar(byte, visitor);
         }
-        if let Some(text) = self.short_str(byte)? {
+        if let Some(text) = self.short_str()? {
             return M::visit_str(visitor, text);
         }
         match self.container_header(byte)? {

@@ -300,9 +300,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
-        let byte = self.reader.peek_byte()?;
-        self.str_or_any(byte, visitor)
-            .map_err(|error| error.at(start))
+        self.str_or_any(visitor).map_err(|error| error.at(start))
     }
 
     /// A string the visitor keeps: a fixstr or a str 8 copied into a
@@ -318,8 +316,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
-        let byte = self.reader.peek_byte()?;
-        let result = match self.short_str(byte) {
+        let result = match self.short_str() {
             Ok(Some(text)) => visitor.visit_string(msgpack_core::decode::owned_str(text)),
             Ok(None) => self.any_value(visitor),
             Err(error) => Err(error),
@@ -339,7 +336,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
                 self.reader.consume(1);
                 visitor.visit_u64(byte as u64)
             }
-            _ => self.str_or_any(byte, visitor),
+            _ => self.str_or_any(visitor),
         };
         result.map_err(|error| error.at(start))
     }
@@ -392,14 +389,14 @@ fn unexpected<'t>(token: &'t msgpack_core::Token<'_>) -> de::Unexpected<'t> {
 }
 
 impl<'a, M> Decoder<'a, M> {
-    /// Visits the value whose marker `byte` is at the reader: a fixstr or
-    /// a str 8 directly, anything else through `any_value`.
+    /// Visits the value at the reader: a fixstr or a str 8 directly,
+    /// anything else through `any_value`.
     #[inline(always)]
-    fn str_or_any<'de, V: Visitor<'de>>(&mut self, byte: u8, visitor: V) -> Result<V::Value>
+    fn str_or_any<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value>
     where
         M: Strings<'a, 'de>,
     {
-        match self.short_str(byte)? {
+        match self.short_str()? {
             Some(text) => M::visit_str(visitor, text),
             None => self.any_value(visitor),
         }
