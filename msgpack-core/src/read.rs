@@ -139,8 +139,9 @@ impl<'a> Reader<'a> {
         // module, and no code outside this file can write them. `pos`
         // starts at 0; each method here that moves it forward moves it past
         // bytes it has just found in the input (`take_byte`, `take`,
-        // `take_array`, `take_str`) or to at most the end (`consume`), and `rewind` only
-        // moves it back. A new method that writes `pos` must keep this.
+        // `take_array`, `take_str`) or to at most the end (`consume`), and
+        // `rewind` only moves it back. A new method that writes `pos` must
+        // keep this.
         unsafe { self.input.get_unchecked(self.pos..) }
     }
 
@@ -298,22 +299,27 @@ impl<'a> Reader<'a> {
     /// text, and returns the text. Nothing is consumed when fewer bytes
     /// remain (an [`UnexpectedEof`](ErrorKind::UnexpectedEof) error) or
     /// the text is not UTF-8 (an [`InvalidUtf8`](ErrorKind::InvalidUtf8)
-    /// error at the header).
+    /// error at the header). The header is skipped, not checked: the
+    /// caller has read it ([`read_short_str`](Self::read_short_str) reads
+    /// a fixstr or str 8 through here).
     ///
-    /// When 32 bytes remain, a header and text that fit in them (any
-    /// fixstr) are read with one bounds test and one mask for ASCII over
-    /// the 32 bytes, whatever the text's length; a longer text, one that
-    /// is not ASCII, or one in the input's last 32 bytes is read with a
-    /// bounds test each and [`str_from_utf8`](crate::decode::str_from_utf8).
+    /// When 32 bytes remain and the header and text fit in them (any
+    /// fixstr, a str 8 of up to 30 bytes), one test that they remain and
+    /// one mask over them find the text ASCII, whatever its length; a
+    /// longer text, one that is not ASCII, or one in the input's last 32
+    /// bytes is read with a bounds test each and
+    /// [`str_from_utf8`](crate::decode::str_from_utf8).
     ///
     /// ```
     /// use msgpack_core::Reader;
     ///
-    /// let mut reader = Reader::new(&[0xa2, b'h', b'i', 0xd9, 0x01, 0xff]);
+    /// let mut input = vec![0xa2, b'h', b'i', 0xd9, 0x01, 0xff];
+    /// input.resize(40, 0xc0); // nils after them
+    /// let mut reader = Reader::new(&input);
     /// assert_eq!(reader.take_str(1, 2), Ok("hi")); // a fixstr of 2
     /// let error = reader.take_str(2, 1).unwrap_err(); // a str 8 of 1
     /// assert_eq!(error.to_string(), "invalid UTF-8 in string at offset 3");
-    /// assert!(reader.take_str(2, 2).unwrap_err().is_eof());
+    /// assert!(reader.take_str(2, 40).unwrap_err().is_eof());
     /// assert_eq!(reader.position(), 3);
     /// ```
     #[inline(always)]

@@ -3,7 +3,9 @@
 //! cut at every byte. Its ASCII test (`src/text.rs`) reads the bytes a
 //! word at a time, in overlapping reads for the last ones; text that is
 //! not ASCII goes to simdutf8 from 64 bytes on: all must take exactly the
-//! strings `from_utf8` takes, with the same error otherwise.
+//! strings `from_utf8` takes, with the same error otherwise. So must
+//! `Reader::take_str`, whose short texts are found ASCII by one mask over
+//! the 32 bytes they are in.
 
 use msgpack_core::decode::str_from_utf8;
 
