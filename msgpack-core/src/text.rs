@@ -32,7 +32,12 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
 /// The `len` bytes of `window` from `from` on, as a `str` if they are
 /// ASCII, tested with one mask over the whole window; `None` if they are
 /// not, or do not fit in the window.
-#[inline(always)]
+///
+/// `#[inline]`, not `always`: the release build inlines it anyway, and a
+/// debug build would keep each inlined copy's temporaries in the frames
+/// of the decoder's recursion, which then runs out of stack before its
+/// depth limit.
+#[inline]
 pub(crate) fn ascii_in_window(window: &[u8; 32], from: usize, len: usize) -> Option<&str> {
     let text = window.get(from..)?.get(..len)?;
     let [first_high, second_high] = HIGH_IN_FIRST[from + len];
