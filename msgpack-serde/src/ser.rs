@@ -4,6 +4,14 @@
 
 // Its compound values (sequences, maps, structs) are in `ser/compound.rs`,
 // the derive's direct path in `ser/direct.rs`.
+//
+// The parts of a struct's, map's or sequence's path with large bodies (in
+// `ser/compound.rs`, `ser/field_room.rs` and `ser/direct.rs`, `scalars`'
+// type tests and writes, `numbers::collect`) are inlined always only when
+// optimized (`cfg_attr(not(debug_assertions), ..)`): an unoptimized build
+// keeps every inlined callee's locals in its caller's frame, where each
+// field of a struct would hold the write of every scalar type, and a
+// nested value pays it at every level (`tests/tests/stack_depth.rs`).
 
 use std::io;
 use std::marker::PhantomData;

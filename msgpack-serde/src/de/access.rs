@@ -118,7 +118,7 @@ impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
         self.de.item_seed(seed)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>> {
         self.next_item::<_, ENTRY>()
     }
@@ -126,7 +126,7 @@ impl<'de, 'a, M: Strings<'a, 'de>, Vis: Visitor<'de>> de::MapAccess<'de>
     // serde's provided method, without the `PhantomData` seed it goes
     // through (which the compiler leaves out of line): every value of a
     // map (every field of a derived struct) comes through here.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
         self.de.item()
     }

@@ -19,6 +19,15 @@
 //! `from_slice` hands the top-level value a `Top` (`decoder/top.rs`),
 //! which reads a lone number as these fast paths do and makes every other
 //! request of the decoder.
+//!
+//! The parts of that path a nesting level passes through with large
+//! bodies (`scalar`, `short_str`, `container_header`, `visit_items`, the
+//! number arrays' `numbers`, the map access's `next_key` and
+//! `next_value`) are inlined always only when optimized
+//! (`cfg_attr(not(debug_assertions), ..)`): an unoptimized build keeps
+//! every inlined callee's locals in its caller's frame, and in a
+//! recursive decode those frames add up level after level, past a 2 MiB
+//! thread's stack before the depth limit (`tests/tests/stack_depth.rs`).
 
 use std::marker::PhantomData;
 
@@ -216,7 +225,7 @@ impl<'a, M> Decoder<'a, M> {
     /// Opens an array (`ARRAY`) of `len` elements or a map (`MAP`) of
     /// `len` pairs at `start` and visits it, checking the visitor took
     /// them all.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn visit_items<'de, V: Visitor<'de>, const IS_MAP: bool>(
         &mut self,
         start: usize,
@@ -391,7 +400,7 @@ impl<'a, M> Decoder<'a, M> {
     /// Visits the number or boolean whose marker `byte` is at the reader
     /// (one for which [`is_scalar`] holds). Integers go through
     /// msgpack-core's `IntHead::read`, after a positive fixint by its byte.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn scalar<'de, V: Visitor<'de>>(&mut self, byte: u8, visitor: V) -> Result<V::Value>
     where
         M: Strings<'a, 'de>,
@@ -444,7 +453,7 @@ impl<'a, M> Decoder<'a, M> {
 
     /// The text of the fixstr or str 8 at the reader, read; `None`,
     /// reading nothing, for any other value.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn short_str(&mut self) -> Result<Option<&'a str>> {
         Ok(self.reader.read_short_str().transpose()?)
     }
@@ -471,7 +480,7 @@ impl<'a, M> Decoder<'a, M> {
     /// Reads the header of the array or map that starts with `byte`:
     /// whether it is a map, and its length. `None` (reading nothing) for
     /// any other value.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn container_header(&mut self, byte: u8) -> Result<Option<(bool, u32)>> {
         Ok(Some(match byte {
             marker::FIXMAP..=marker::FIXMAP_MAX => {

@@ -83,7 +83,7 @@ where
         self.element(value)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -124,7 +124,7 @@ where
 {
     /// Writes the header of a struct (a map when `is_map`) or tuple of
     /// `len` fields.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn start(ser: &'a mut Serializer<W, F>, len: usize, is_map: bool) -> Result<Self> {
         let mut fields = Fields {
             ser,
@@ -267,7 +267,7 @@ where
 
     /// Inlined, unlike serde's default: derived structs write every field
     /// through here, and a constant key then folds to one byte.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn serialize_entry<K: ?Sized + Serialize, V: ?Sized + Serialize>(
         &mut self,
         key: &K,
@@ -277,7 +277,7 @@ where
         self.map_value(value)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -286,7 +286,7 @@ where
 /// Writes a struct's field name. Inlined into the struct's `Serialize`,
 /// where the name is a constant: a name of up to 8 bytes and its header
 /// fold to one constant of nine bytes, written in one fixed-size copy.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_field_name<W: Write>(out: &mut W, name: &'static str) -> Result<()>
 where
     Error: From<W::Error>,

@@ -74,7 +74,7 @@ impl<'a> Out<'a> {
     /// A struct's field name as a map key, the same bytes as
     /// `compound.rs`'s `write_field_name`: a name of up to 8 bytes and its
     /// header in one fixed-size copy of a constant.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn field_name(&mut self, name: &'static str) -> Result<()> {
         let bytes = name.as_bytes();
         if bytes.len() <= 8 {
@@ -89,7 +89,7 @@ impl<'a> Out<'a> {
     }
 
     /// A map header of `len` pairs.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn map_len(&mut self, len: usize) -> Result<()> {
         self.room.put_map_len(len)?;
         Ok(())

@@ -39,7 +39,7 @@ impl FieldRoom {
     /// compiler cannot tell a configuration read from the serializer never
     /// holds, and every struct's `serialize` would carry a second, dead
     /// way of writing its fields (`benches/RESULTS.md`, step 15).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn open<'s, W, F>(
         &mut self,
         ser: &'s mut Serializer<W, F>,
@@ -64,7 +64,7 @@ impl FieldRoom {
     }
 
     /// Keeps `out` open for the next field.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn keep(&mut self, out: Out<'_>) {
         self.0 = Some(out.pause());
     }

@@ -23,7 +23,7 @@ use crate::Result;
 /// Writes the `len` items of `items` (its exact length, from its size
 /// hint) when they are references to a number type and `serializer`
 /// writes into a vector; otherwise gives `items` back, nothing written.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn collect<W, F: StructMode, I>(
     serializer: &mut Serializer<W, F>,
     items: I,
@@ -46,7 +46,7 @@ where
 }
 
 /// [`collect`] for items known to be `&T`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn put_all<T: Direct, W, F: StructMode, I: Iterator>(
     serializer: &mut Serializer<W, F>,
     items: I,

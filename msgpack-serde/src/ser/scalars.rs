@@ -19,7 +19,7 @@ use crate::Result;
 macro_rules! scalars {
     ($($ty:ty),* $(,)?) => {
         /// Whether [`put`] writes a field of type `T`. A constant.
-        #[inline(always)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn is_scalar<T: ?Sized>() -> bool {
             let id = typeid::of::<T>();
             false $(|| id == typeid::of::<$ty>())*
@@ -28,7 +28,7 @@ macro_rules! scalars {
         /// Writes `value` into `out` when its type is one [`is_scalar`]
         /// accepts, and gives back the result; `None` (nothing written)
         /// otherwise.
-        #[inline(always)]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn put<T: ?Sized>(value: &T, out: &mut Out<'_>) -> Option<Result<()>> {
             let id = typeid::of::<T>();
             $(

@@ -150,7 +150,7 @@ impl<'a, M> Decoder<'a, M> {
     /// The array at the reader as a `Vec<T>`, given as `V`'s value, when
     /// `V` is serde's visitor for `Vec<T>` and an array is next; otherwise
     /// the visitor back, nothing read.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn numbers<'de, T: Number, V: Visitor<'de>>(
         &mut self,
         start: usize,
