@@ -148,42 +148,7 @@ impl Serialize for Node<'_, '_> {
             .borrow_mut()
             .read_token()
             .map_err(|error| self.error(error))?;
-        let tagged = self.options.style == Style::Tagged;
         match token {
-            Token::Nil => serializer.serialize_unit(),
-            Token::Bool(value) => serializer.serialize_bool(value),
-            Token::Int(integer) => match integer.as_u64() {
-                Some(value) => serializer.serialize_u64(value),
-                None => serializer.serialize_i64(integer.as_i64().unwrap_or_default()),
-            },
-            Token::F32(value) if tagged && value.is_finite() => {
-                tag(serializer, tags::FLOAT32, &value)
-            }
-            Token::F32(value) if tagged => tag(
-                serializer,
-                tags::FLOAT32,
-                tags::non_finite_text(f64::from(value)),
-            ),
-            Token::F32(value) => Float(f64::from(value)).serialize(serializer),
-            Token::F64(value) if tagged && !value.is_finite() => {
-                tag(serializer, tags::FLOAT64, tags::non_finite_text(value))
-            }
-            Token::F64(value) => Float(value).serialize(serializer),
-            Token::Str(text) => serializer.serialize_str(text),
-            Token::Bin(bytes) if tagged => tag(serializer, tags::BIN, &tags::base64(bytes)),
-            Token::Bin(bytes) => serializer.serialize_str(&tags::base64(bytes)),
-            Token::Ext(ext_type, data) => {
-                let text = (ext_type == TIMESTAMP_EXT_TYPE)
-                    .then(|| Timestamp::from_ext_data(data))
-                    .flatten()
-                    .and_then(tags::timestamp_text);
-                match (text, tagged) {
-                    (Some(text), true) => tag(serializer, tags::TIMESTAMP, &text),
-                    (Some(text), false) => serializer.serialize_str(&text),
-                    (None, true) => tag(serializer, tags::EXT, &ExtBody::of(ext_type, data)),
-                    (None, false) => ExtBody::of(ext_type, data).serialize(serializer),
-                }
-            }
             Token::Array(len) => {
                 self.enter(offset)?;
                 let mut seq = serializer.serialize_seq(Some(len as usize))?;
@@ -212,6 +177,7 @@ impl Serialize for Node<'_, '_> {
                 }
                 map.end()
             }
+            scalar => write_scalar(scalar, self.options.style, serializer),
         }
     }
 }
@@ -278,6 +244,55 @@ fn tag<S: Serializer, T: Serialize + ?Sized>(
     let mut map = serializer.serialize_map(Some(1))?;
     map.serialize_entry(name, value)?;
     map.end()
+}
+
+/// A value that is not a container. A function of its own, out of the
+/// recursive `Node::serialize`, so that an unoptimized build does not
+/// keep its locals in every nesting level's frame.
+fn write_scalar<S: Serializer>(
+    token: Token<'_>,
+    style: Style,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let tagged = style == Style::Tagged;
+    match token {
+        Token::Nil => serializer.serialize_unit(),
+        Token::Bool(value) => serializer.serialize_bool(value),
+        Token::Int(integer) => match integer.as_u64() {
+            Some(value) => serializer.serialize_u64(value),
+            None => serializer.serialize_i64(integer.as_i64().unwrap_or_default()),
+        },
+        Token::F32(value) if tagged && value.is_finite() => tag(serializer, tags::FLOAT32, &value),
+        Token::F32(value) if tagged => tag(
+            serializer,
+            tags::FLOAT32,
+            tags::non_finite_text(f64::from(value)),
+        ),
+        Token::F32(value) => Float(f64::from(value)).serialize(serializer),
+        Token::F64(value) if tagged && !value.is_finite() => {
+            tag(serializer, tags::FLOAT64, tags::non_finite_text(value))
+        }
+        Token::F64(value) => Float(value).serialize(serializer),
+        Token::Str(text) => serializer.serialize_str(text),
+        Token::Bin(bytes) if tagged => tag(serializer, tags::BIN, &tags::base64(bytes)),
+        Token::Bin(bytes) => serializer.serialize_str(&tags::base64(bytes)),
+        Token::Ext(ext_type, data) => {
+            let text = (ext_type == TIMESTAMP_EXT_TYPE)
+                .then(|| Timestamp::from_ext_data(data))
+                .flatten()
+                .and_then(tags::timestamp_text);
+            match (text, tagged) {
+                (Some(text), true) => tag(serializer, tags::TIMESTAMP, &text),
+                (Some(text), false) => serializer.serialize_str(&text),
+                (None, true) => tag(serializer, tags::EXT, &ExtBody::of(ext_type, data)),
+                (None, false) => ExtBody::of(ext_type, data).serialize(serializer),
+            }
+        }
+        // `Node` writes containers itself and never passes one here.
+        Token::Array(_) | Token::Map(_) => {
+            Err(serde::ser::Error::custom("a container passed as a scalar"))
+        }
+    }
 }
 
 /// A float as plain JSON: non-finite ones as `null`.
