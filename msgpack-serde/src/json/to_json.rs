@@ -288,10 +288,7 @@ fn write_scalar<S: Serializer>(
                 (None, false) => ExtBody::of(ext_type, data).serialize(serializer),
             }
         }
-        // `Node` writes containers itself and never passes one here.
-        Token::Array(_) | Token::Map(_) => {
-            Err(serde::ser::Error::custom("a container passed as a scalar"))
-        }
+        Token::Array(_) | Token::Map(_) => unreachable!("Node::serialize writes arrays and maps"),
     }
 }
 
