@@ -112,7 +112,7 @@ impl<M: SerializeMap> MapWriter<M> {
         })
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn field<T: ?Sized + Serialize>(
         &mut self,
         tag: u64,
@@ -235,7 +235,7 @@ impl<S: SerializeSeq> ArrayWriter<'_, S> {
     }
 
     /// Writes the field with `tag`: its value, or nil when absent.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn field<T: ?Sized + Serialize>(
         &mut self,
         tag: u64,

@@ -5,13 +5,17 @@
 // Its compound values (sequences, maps, structs) are in `ser/compound.rs`,
 // the derive's direct path in `ser/direct.rs`.
 //
-// The parts of a struct's, map's or sequence's path with large bodies (in
-// `ser/compound.rs`, `ser/field_room.rs` and `ser/direct.rs`, `scalars`'
+// The parts of a struct's, map's or sequence's path with large bodies
+// (each field's and entry's write in `ser/compound.rs`, `ser/field_room.rs`
+// and `ser/direct.rs`, the derive's writers in `__private.rs`, `scalars`'
 // type tests and writes, `numbers::collect`) are inlined always only when
 // optimized (`cfg_attr(not(debug_assertions), ..)`): an unoptimized build
 // keeps every inlined callee's locals in its caller's frame, where each
 // field of a struct would hold the write of every scalar type, and a
-// nested value pays it at every level (`tests/tests/stack_depth.rs`).
+// nested value pays that frame at every level (`tests/tests/stack_depth.rs`
+// holds it to a thread of 1 MiB). Debug assertions stand for "not
+// optimized" here: a build that optimizes with them on gets these inlined
+// by the compiler's choice only.
 
 use std::io;
 use std::marker::PhantomData;

@@ -89,7 +89,7 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 #bound
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn put(&self, __out: &mut #krate::__private::Out<'_>) -> #krate::__private::Result<(), #krate::Error> {
                 #[allow(unused_imports)]
                 use #krate::__private::{ViaDirect as _, ViaSerde as _};

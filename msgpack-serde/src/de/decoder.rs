@@ -25,9 +25,11 @@
 //! number arrays' `numbers`, the map access's `next_key` and
 //! `next_value`) are inlined always only when optimized
 //! (`cfg_attr(not(debug_assertions), ..)`): an unoptimized build keeps
-//! every inlined callee's locals in its caller's frame, and in a
-//! recursive decode those frames add up level after level, past a 2 MiB
-//! thread's stack before the depth limit (`tests/tests/stack_depth.rs`).
+//! every inlined callee's locals in its caller's frame, and a recursive
+//! decode pays that frame at every level (`tests/tests/stack_depth.rs`
+//! holds it to a thread of 1 MiB). Debug assertions stand for "not
+//! optimized" here: a build that optimizes with them on gets these
+//! inlined by the compiler's choice only.
 
 use std::marker::PhantomData;
 

@@ -171,7 +171,7 @@ where
     }
 
     /// Writes one field: its name first when `name` is given.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn field<T: ?Sized + Serialize>(
         &mut self,
         name: Option<&'static str>,
@@ -312,7 +312,7 @@ macro_rules! struct_like {
             type Ok = ();
             type Error = Error;
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
                 let name = self.named.then_some(key);
                 self.field(name, value)

@@ -191,7 +191,7 @@ pub trait Direct {
 
     /// Writes the one-byte map key `key` (a tag below 128), then the
     /// value: types whose first write is small fold the key into it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         out.room.put([key]);
         self.put(out)
@@ -354,7 +354,7 @@ pub trait ViaDirect<T: ?Sized> {
 }
 
 impl<T: Direct> ViaDirect<T> for Via<T> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_keyed(&self, value: &T, key: u8, out: &mut Out<'_>) -> Result<()> {
         value.put_keyed(key, out)
     }
@@ -388,7 +388,7 @@ pub trait ViaSerde<T: ?Sized> {
 }
 
 impl<T: ?Sized + Serialize> ViaSerde<T> for &Via<T> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_keyed(&self, value: &T, key: u8, out: &mut Out<'_>) -> Result<()> {
         out.room.put([key]);
         out.serialize(value)
@@ -520,7 +520,7 @@ macro_rules! direct_ints {
                 put_run(values, out, |&value| msgpack_core::encode::$bytes(value as $wide))
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
                 if (*self as $wide as u64) < 128 {
                     out.room.put([key, *self as u8]);
@@ -571,7 +571,7 @@ macro_rules! direct_floats {
                 })
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
                 out.room.put_marked([key, msgpack_core::marker::$marker], self.to_be_bytes());
                 Ok(())
@@ -604,7 +604,7 @@ impl Direct for bool {
         put_run(values, out, |&value| ([bool_marker(value)], 1))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         out.room.put([key, bool_marker(*self)]);
         Ok(())
@@ -617,7 +617,7 @@ impl Direct for str {
         put_str(out, None, self.as_bytes())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         put_str(out, Some(key), self.as_bytes())
     }
@@ -634,7 +634,7 @@ impl Direct for String {
         put_str(out, None, self.as_bytes())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         put_str(out, Some(key), self.as_bytes())
     }
@@ -663,7 +663,7 @@ impl<T: Direct> Direct for Option<T> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         match self {
             Some(value) => value.put_keyed(key, out),

@@ -18,7 +18,8 @@ use crate::Result;
 /// accepts the other writes.
 macro_rules! scalars {
     ($($ty:ty),* $(,)?) => {
-        /// Whether [`put`] writes a field of type `T`. A constant.
+        /// Whether [`put`] writes a field of type `T`. A constant once
+        /// optimized.
         #[cfg_attr(not(debug_assertions), inline(always))]
         pub(super) fn is_scalar<T: ?Sized>() -> bool {
             let id = typeid::of::<T>();
