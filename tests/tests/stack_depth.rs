@@ -123,6 +123,26 @@ struct TaggedWide {
     next: Option<Box<TaggedWide>>,
 }
 
+/// A [`Wide`] or [`TaggedWide`] holding `next`.
+macro_rules! wide {
+    ($ty:ident, $next:expr) => {
+        $ty {
+            id: 1,
+            name: "n".into(),
+            score: 0.5,
+            active: true,
+            rank: Some(2),
+            data: vec![3],
+            delta: -4,
+            note: None,
+            port: 5,
+            ratio: 0.25,
+            total: -6,
+            next: $next,
+        }
+    };
+}
+
 /// [`Expr`], derived.
 #[derive(MsgPack, Debug, PartialEq)]
 enum TaggedExpr {
@@ -275,20 +295,7 @@ fn a_serde_struct_to_the_limit() {
 
 #[test]
 fn a_wide_serde_struct_to_the_limit() {
-    let wide = |next| Wide {
-        id: 1,
-        name: "n".into(),
-        score: 0.5,
-        active: true,
-        rank: Some(2),
-        data: vec![3],
-        delta: -4,
-        note: None,
-        port: 5,
-        ratio: 0.25,
-        total: -6,
-        next,
-    };
+    let wide = |next| wide!(Wide, next);
     let level = [
         &b"\x8c\xa2id\x01\xa4name\xa1n\xa5score\xcb\x3f\xe0\0\0\0\0\0\0"[..],
         b"\xa6active\xc3\xa4rank\x02\xa4data\x91\x03\xa5delta\xfc\xa4note\xc0",
@@ -360,20 +367,7 @@ fn a_derived_tree_to_the_limit() {
 
 #[test]
 fn a_wide_derived_struct_to_the_limit() {
-    let wide = |next| TaggedWide {
-        id: 1,
-        name: "n".into(),
-        score: 0.5,
-        active: true,
-        rank: Some(2),
-        data: vec![3],
-        delta: -4,
-        note: None,
-        port: 5,
-        ratio: 0.25,
-        total: -6,
-        next,
-    };
+    let wide = |next| wide!(TaggedWide, next);
     // `note` and, innermost, `next` are `None`: left out of the map.
     let level = [
         &b"\x8b\x01\x01\x02\xa1n\x03\xcb\x3f\xe0\0\0\0\0\0\0\x04\xc3\x05\x02"[..],
