@@ -15,7 +15,9 @@
 // nested value pays that frame at every level (`tests/tests/stack_depth.rs`
 // holds it to a thread of 1 MiB). Debug assertions stand for "not
 // optimized" here: a build that optimizes with them on gets these inlined
-// by the compiler's choice only.
+// by the compiler's choice only, and the ones that are not generic keep
+// `#[inline]` there, so that they can still be inlined into the crate
+// that calls them.
 
 use std::io;
 use std::marker::PhantomData;

@@ -89,6 +89,9 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 #bound
             }
 
+            // Inlined always when optimized only: unoptimized, every
+            // field's write would stay in the frame of every level of a
+            // recursive value (msgpack-serde's `ser.rs`).
             #[cfg_attr(not(debug_assertions), inline(always))]
             fn put(&self, __out: &mut #krate::__private::Out<'_>) -> #krate::__private::Result<(), #krate::Error> {
                 #[allow(unused_imports)]

@@ -265,8 +265,9 @@ where
         self.map_value(value)
     }
 
-    /// Inlined, unlike serde's default: derived structs write every field
-    /// through here, and a constant key then folds to one byte.
+    /// Inlined when optimized, unlike serde's default: derived structs
+    /// write every field through here, and a constant key then folds to
+    /// one byte.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn serialize_entry<K: ?Sized + Serialize, V: ?Sized + Serialize>(
         &mut self,

@@ -75,6 +75,7 @@ impl<'a> Out<'a> {
     /// `compound.rs`'s `write_field_name`: a name of up to 8 bytes and its
     /// header in one fixed-size copy of a constant.
     #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(super) fn field_name(&mut self, name: &'static str) -> Result<()> {
         let bytes = name.as_bytes();
         if bytes.len() <= 8 {
@@ -90,6 +91,7 @@ impl<'a> Out<'a> {
 
     /// A map header of `len` pairs.
     #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map_len(&mut self, len: usize) -> Result<()> {
         self.room.put_map_len(len)?;
         Ok(())
@@ -192,6 +194,7 @@ pub trait Direct {
     /// Writes the one-byte map key `key` (a tag below 128), then the
     /// value: types whose first write is small fold the key into it.
     #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         out.room.put([key]);
         self.put(out)
@@ -272,8 +275,9 @@ pub(super) fn vec_of<S, F>(serializer: &S) -> Option<(*mut Vec<u8>, Config)> {
 /// error, as on the serde path (`to_writer` truncates, `to_vec` drops it).
 #[inline(always)]
 fn run<T: Direct>(vec: &mut Vec<u8>, config: Config, value: &T) -> Result<()> {
-    // The room is a local here and `put` is inlined into this function:
-    // the compiler keeps the room in registers while it is written.
+    // The room is a local here and `put` is inlined into this function
+    // when optimized: the compiler keeps the room in registers while it
+    // is written.
     let mut out = Out {
         room: Room::new(vec, T::estimate()),
         config,
@@ -521,6 +525,7 @@ macro_rules! direct_ints {
             }
 
             #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
                 if (*self as $wide as u64) < 128 {
                     out.room.put([key, *self as u8]);
@@ -572,6 +577,7 @@ macro_rules! direct_floats {
             }
 
             #[cfg_attr(not(debug_assertions), inline(always))]
+            #[cfg_attr(debug_assertions, inline)]
             fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
                 out.room.put_marked([key, msgpack_core::marker::$marker], self.to_be_bytes());
                 Ok(())
@@ -605,6 +611,7 @@ impl Direct for bool {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         out.room.put([key, bool_marker(*self)]);
         Ok(())
@@ -618,6 +625,7 @@ impl Direct for str {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         put_str(out, Some(key), self.as_bytes())
     }
@@ -635,6 +643,7 @@ impl Direct for String {
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         put_str(out, Some(key), self.as_bytes())
     }

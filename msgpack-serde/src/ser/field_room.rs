@@ -65,6 +65,7 @@ impl FieldRoom {
 
     /// Keeps `out` open for the next field.
     #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub(super) fn keep(&mut self, out: Out<'_>) {
         self.0 = Some(out.pause());
     }
