@@ -11,7 +11,8 @@
 //!
 //! Each type that recurses (through a `Vec`, an `Option<Box<_>>` field of
 //! a narrow and of a wide struct, an enum's variant; serde's derive and
-//! ours; `Value`'s arrays and maps) is written as deep as the default
+//! ours, a generic derived struct too, which takes the derive's serde
+//! path; `Value`'s arrays and maps) is written as deep as the default
 //! limit of 128 allows, by `to_vec` and `to_writer`, read back by
 //! `from_slice` and `from_reader`, and read from input nested 100,000
 //! deep, which stops at the limit. The transcoders go to their limit of
@@ -121,6 +122,26 @@ struct TaggedWide {
     total: i64,
     #[msgpack(tag = 12)]
     next: Option<Box<TaggedWide>>,
+}
+
+/// A derived struct generic over a field: a generic struct takes the
+/// derive's serde path (its map writer), not its direct one.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Generic<T> {
+    #[msgpack(tag = 1)]
+    value: T,
+    #[msgpack(tag = 2)]
+    next: Option<Box<Generic<T>>>,
+}
+
+/// [`Generic`] in array form (the derive's array writer).
+#[derive(MsgPack, Debug, PartialEq)]
+#[msgpack(array)]
+struct GenericArray<T> {
+    #[msgpack(tag = 0)]
+    value: T,
+    #[msgpack(tag = 1)]
+    next: Option<Box<GenericArray<T>>>,
 }
 
 /// A [`Wide`] or [`TaggedWide`] holding `next`.
@@ -289,8 +310,9 @@ fn a_serde_struct_to_the_limit() {
     let bytes = repeated(b"\x81\xa4next", LIMIT - 1, b"\x81\xa4next\xc0");
     check(found, &bytes, &too_deep(768));
     let compact = Config::default().structs_as_maps(false);
+    let hostile = repeated(&[0x91], 100_000, &[]);
     let found = to_the_limit("serde struct, compact", compact, linked, hostile);
-    check(found, &repeated(&[0x91], LIMIT, &[0xc0]), &too_deep(768));
+    check(found, &repeated(&[0x91], LIMIT, &[0xc0]), &too_deep(128));
 }
 
 #[test]
@@ -387,6 +409,45 @@ fn a_wide_derived_struct_to_the_limit() {
         &repeated(&level, LIMIT - 2, innermost),
         &too_deep(256),
     );
+}
+
+#[test]
+fn a_generic_derived_struct_to_the_limit() {
+    let found = to_the_limit(
+        "generic derived struct",
+        Config::default(),
+        || {
+            let innermost = Generic {
+                value: 7u8,
+                next: None,
+            };
+            nest(innermost, LIMIT - 1, |inner| Generic {
+                value: 7,
+                next: Some(Box::new(inner)),
+            })
+        },
+        repeated(&[0x82, 0x01, 0x07, 0x02], 100_000, &[]),
+    );
+    let bytes = repeated(&[0x82, 0x01, 0x07, 0x02], LIMIT - 1, &[0x81, 0x01, 0x07]);
+    check(found, &bytes, &too_deep(512));
+    let found = to_the_limit(
+        "generic derived struct, array",
+        Config::default(),
+        || {
+            let innermost = GenericArray {
+                value: 7u8,
+                next: None,
+            };
+            nest(innermost, LIMIT - 1, |inner| GenericArray {
+                value: 7,
+                next: Some(Box::new(inner)),
+            })
+        },
+        repeated(&[0x92, 0x07], 100_000, &[]),
+    );
+    // The innermost `next`, absent and last, is left out of the array.
+    let bytes = repeated(&[0x92, 0x07], LIMIT - 1, &[0x91, 0x07]);
+    check(found, &bytes, &too_deep(256));
 }
 
 #[test]
