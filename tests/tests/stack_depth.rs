@@ -13,7 +13,8 @@
 //! a narrow and of a wide struct, an enum's variant; serde's derive and
 //! ours, a generic derived struct too, which takes the derive's serde
 //! path; `Value`'s arrays and maps) is written as deep as the default
-//! limit of 128 allows, by `to_vec` and `to_writer`, read back by
+//! limit of 128 allows, by `to_vec_with_config` and
+//! `to_writer_with_config`, read back by
 //! `from_slice` and `from_reader`, and read from input nested 100,000
 //! deep, which stops at the limit. The transcoders go to their limit of
 //! 512 both ways.
