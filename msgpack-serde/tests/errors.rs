@@ -193,6 +193,52 @@ fn an_array_longer_than_its_struct_is_the_first_error() {
     );
 }
 
+/// More than two words: an array's struct of this size is handed back in
+/// the `Result` its visitor wrote, past the decoder's own check.
+#[derive(Deserialize, PartialEq, Debug)]
+struct Wide {
+    a: String,
+    b: String,
+    c: String,
+}
+
+#[test]
+fn a_wide_struct_checks_its_array_as_a_small_one() {
+    let exact = [0x93, 0xa1, b'x', 0xa1, b'y', 0xa1, b'z'];
+    let wide = Wide {
+        a: "x".into(),
+        b: "y".into(),
+        c: "z".into(),
+    };
+    assert_eq!(msgpack_serde::from_slice::<Wide>(&exact).unwrap(), wide);
+    // A fourth element: refused, the three strings read dropped.
+    let longer = [0x94, 0xa1, b'x', 0xa1, b'y', 0xa1, b'z', 0x04];
+    assert_eq!(
+        message::<Wide>(&longer),
+        "invalid length 4, expected fewer elements in array at offset 0"
+    );
+    let mut in_a_vec = vec![0x92];
+    in_a_vec.extend_from_slice(&exact);
+    in_a_vec.extend_from_slice(&longer);
+    assert_eq!(
+        message::<Vec<Wide>>(&in_a_vec),
+        "invalid length 4, expected fewer elements in array at offset 8"
+    );
+    // The visitor's own errors come back as they were, at their offsets.
+    assert_eq!(
+        message::<Wide>(&[0x92, 0xa1, b'x', 0xa1, b'y']),
+        "invalid length 2, expected struct Wide with 3 elements at offset 0"
+    );
+    assert_eq!(
+        message::<Wide>(&[0x94, 0xa1, b'x', 0x01, 0xa1, b'z', 0x04]),
+        "invalid type: integer `1`, expected a string at offset 3"
+    );
+    // After either error a value read in a row starts where it did.
+    let mut de = msgpack_serde::Deserializer::from_slice(&longer);
+    assert!(Wide::deserialize(&mut de).is_err());
+    assert_eq!(de.byte_offset(), 0);
+}
+
 #[test]
 fn missing_field() {
     let bytes = msgpack_serde::to_vec(&msgpack!({"id": 1, "line": {"sku": "a"}})).unwrap();

@@ -32,6 +32,7 @@
 //! inlined by the compiler's choice only.
 
 use std::marker::PhantomData;
+use std::mem::size_of;
 
 use msgpack_core::{marker, ErrorKind, Family, IntHead, Limits, Owed, Reader};
 use serde::de::{self, Visitor};
@@ -223,6 +224,17 @@ impl<'a, M> Decoder<'a, M> {
     }
 }
 
+/// The error for a container of `len` items whose visitor took fewer.
+#[cold]
+fn fewer_items<const IS_MAP: bool>(len: u32) -> Error {
+    let fewer = if IS_MAP {
+        "fewer entries in map"
+    } else {
+        "fewer elements in array"
+    };
+    de::Error::invalid_length(len as usize, &fewer)
+}
+
 impl<'a, M> Decoder<'a, M> {
     /// Opens an array (`ARRAY`) of `len` elements or a map (`MAP`) of
     /// `len` pairs at `start` and visits it, checking the visitor took
@@ -243,25 +255,42 @@ impl<'a, M> Decoder<'a, M> {
             left: len,
             fill: None,
         };
-        let mut value = if IS_MAP {
-            visitor.visit_map(&mut items)?
+        let result = if IS_MAP {
+            visitor.visit_map(&mut items)
         } else {
-            visitor.visit_seq(&mut items)?
+            visitor.visit_seq(&mut items)
         };
-        if let Some(fill) = items.fill {
-            fill(items.de, &mut value, items.left)?;
-            items.left = 0;
+        let (fill, left) = (items.fill, items.left);
+        // A value of more than two words read from an array (a struct by
+        // value, serde_derive's in compact mode) goes back in the `Result`
+        // the visitor wrote, untouched: taken out and wrapped again, it
+        // stays in a temporary that is copied to the caller in moves
+        // wider than the visitor's stores, which wait for them. Maps,
+        // small values and the vectors `fill` completes take it out, in
+        // fewer instructions for them (`benches/RESULTS.md`, step 37).
+        if IS_MAP || fill.is_some() || size_of::<V::Value>() <= 16 {
+            let mut value = result?;
+            if let Some(fill) = fill {
+                fill(self, &mut value, left)?;
+            } else if left > 0 {
+                return Err(fewer_items::<IS_MAP>(len));
+            }
+            self.close();
+            return Ok(value);
         }
-        if items.left > 0 {
-            let fewer = if IS_MAP {
-                "fewer entries in map"
-            } else {
-                "fewer elements in array"
+        if left > 0 {
+            // By value: a reference to `result` would keep it in memory
+            // on every path.
+            return match result {
+                Ok(value) => {
+                    drop(value);
+                    Err(fewer_items::<IS_MAP>(len))
+                }
+                Err(error) => Err(error),
             };
-            return Err(de::Error::invalid_length(len as usize, &fewer));
         }
         self.close();
-        Ok(value)
+        result
     }
 
     /// The `N` bytes after the marker byte `first`, read, when `first` is
