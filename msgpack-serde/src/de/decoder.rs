@@ -32,7 +32,6 @@
 //! inlined by the compiler's choice only.
 
 use std::marker::PhantomData;
-use std::mem::size_of;
 
 use msgpack_core::{marker, ErrorKind, Family, IntHead, Limits, Owed, Reader};
 use serde::de::{self, Visitor};
@@ -261,13 +260,14 @@ impl<'a, M> Decoder<'a, M> {
             visitor.visit_seq(&mut items)
         };
         let (fill, left) = (items.fill, items.left);
-        // A value of more than two words read from an array (a struct by
+        // A value of more than 16 bytes read from an array (a struct by
         // value, serde_derive's in compact mode) goes back in the `Result`
         // the visitor wrote, untouched: taken out and wrapped again, it
         // stays in a temporary that is copied to the caller in moves
-        // wider than the visitor's stores, which wait for them. Maps,
-        // small values and the vectors `fill` completes take it out, in
-        // fewer instructions for them (`benches/RESULTS.md`, step 37).
+        // wider than the visitor's stores, which wait for them. Maps and
+        // small values take it out, in fewer instructions for them
+        // (`benches/RESULTS.md`, step 37); so do the collections `fill`
+        // completes, which it takes by reference.
         if IS_MAP || fill.is_some() || size_of::<V::Value>() <= 16 {
             let mut value = result?;
             if let Some(fill) = fill {
@@ -289,6 +289,8 @@ impl<'a, M> Decoder<'a, M> {
                 Err(error) => Err(error),
             };
         }
+        // Closed whether the visitor succeeded or not: no decoder is used
+        // after an error, and closing only gives back the depth `open` took.
         self.close();
         result
     }
