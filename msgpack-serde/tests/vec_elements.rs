@@ -369,3 +369,39 @@ fn boxed_slices_and_options_of_vectors_read_back() {
         some
     );
 }
+
+/// An element of 16 KiB read from one integer: serde's visitor reserves
+/// for at most 1 MiB of elements (64 of these), so a longer array's
+/// elements are read into room the loop reserves as it goes.
+#[derive(Debug, PartialEq)]
+struct Wide(Box<u64>, [u64; 2047]);
+
+impl<'de> Deserialize<'de> for Wide {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let n = u64::deserialize(deserializer)?;
+        Ok(Wide(Box::new(n), [n; 2047]))
+    }
+}
+
+#[test]
+fn elements_past_serdes_reservation_read_back() {
+    for len in [63, 64, 65, 66, 67, 68, 69, 130] {
+        let values: Vec<u64> = (0..len).collect();
+        let bytes = msgpack_serde::to_vec(&values).unwrap();
+        let read = msgpack_serde::from_slice::<Vec<Wide>>(&bytes).unwrap();
+        assert_eq!(read.len(), len as usize);
+        for (n, wide) in (0..len).zip(&read) {
+            assert_eq!(*wide, Wide(Box::new(n), [n; 2047]), "element {n} of {len}");
+        }
+        let mut cut = bytes.clone();
+        cut.pop();
+        assert_eq!(
+            msgpack_serde::from_slice::<Vec<Wide>>(&cut)
+                .unwrap_err()
+                .to_string(),
+            msgpack_serde::from_slice::<VecDeque<Wide>>(&cut)
+                .unwrap_err()
+                .to_string()
+        );
+    }
+}

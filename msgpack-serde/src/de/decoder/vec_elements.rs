@@ -21,6 +21,9 @@
 
 #![allow(unsafe_code)]
 
+use std::mem::ManuallyDrop;
+use std::ptr;
+
 use serde::de::{Deserialize, Visitor};
 
 use super::probe::visitor_of;
@@ -92,7 +95,8 @@ impl<'a, M> Decoder<'a, M> {
     /// the fourth is moved in at once. Every result has a local of its
     /// own, which the call writes straight into (a local assigned again
     /// is written through a copy that waits too: `benches/RESULTS.md`,
-    /// step 29).
+    /// step 29), and is copied from there into room reserved for its
+    /// group ([`push_reserved`]).
     fn read_elements<'de, T: Deserialize<'de>>(
         &mut self,
         elements: &mut Vec<T>,
@@ -103,38 +107,41 @@ impl<'a, M> Decoder<'a, M> {
     {
         while left >= 4 {
             left -= 4;
+            elements.reserve(4);
             let first = self.element::<T>();
             if first.is_err() {
                 return first.map(drop);
             }
             let second = self.element::<T>();
-            elements.push(first?);
+            push_reserved(elements, first)?;
             if second.is_err() {
                 return second.map(drop);
             }
             let third = self.element::<T>();
-            elements.push(second?);
+            push_reserved(elements, second)?;
             if third.is_err() {
                 return third.map(drop);
             }
             let fourth = self.element::<T>();
-            elements.push(third?);
-            elements.push(fourth?);
+            push_reserved(elements, third)?;
+            push_reserved(elements, fourth)?;
         }
         // The last one to three: a pair, as above, if two are left, then
         // one, if one is.
         if left >= 2 {
             left -= 2;
+            elements.reserve(2);
             let first = self.element::<T>();
             if first.is_err() {
                 return first.map(drop);
             }
             let second = self.element::<T>();
-            elements.push(first?);
-            elements.push(second?);
+            push_reserved(elements, first)?;
+            push_reserved(elements, second)?;
         }
         if left == 1 {
-            elements.push(self.element::<T>()?);
+            elements.reserve(1);
+            push_reserved(elements, self.element::<T>())?;
         }
         Ok(())
     }
@@ -148,6 +155,33 @@ impl<'a, M> Decoder<'a, M> {
         self.pay(1);
         self.item()
     }
+}
+
+/// Moves the value of `result` into `elements`, which has room for it,
+/// or returns its error: copied from where the element's read left it,
+/// straight into the vector, not moved out first into a copy of its own
+/// (whose narrow stores the wide loads of the next copy wait on), and
+/// without the growth `push` may call.
+#[inline(always)]
+fn push_reserved<T>(elements: &mut Vec<T>, result: Result<T>) -> Result<()> {
+    if result.is_err() {
+        return result.map(drop);
+    }
+    let result = ManuallyDrop::new(result);
+    if let Ok(value) = &*result {
+        let len = elements.len();
+        assert!(len < elements.capacity(), "room reserved for the element");
+        // SAFETY: `len < capacity` (asserted), so the slot at `len` lies
+        // in the vector's allocation, past its initialized elements: the
+        // copy overwrites nothing and makes `len + 1` initialized
+        // elements. The value copied is not dropped where it was
+        // (`ManuallyDrop`), so the vector's copy is its only owner.
+        unsafe {
+            ptr::copy_nonoverlapping(value, elements.as_mut_ptr().add(len), 1);
+            elements.set_len(len + 1);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
