@@ -370,16 +370,29 @@ fn boxed_slices_and_options_of_vectors_read_back() {
     );
 }
 
-/// An element of 16 KiB read from one integer: serde's visitor reserves
-/// for at most 1 MiB of elements (64 of these), so a longer array's
-/// elements are read into room the loop reserves as it goes.
+thread_local! {
+    static WIDE_MADE: Cell<usize> = const { Cell::new(0) };
+    static WIDE_DROPPED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// An element of 16 KiB read from one integer, counting its makings and
+/// drops: serde's visitor reserves for at most 1 MiB of elements (64 of
+/// these), so a longer array's elements are read into room the loop
+/// reserves as it goes.
 #[derive(Debug, PartialEq)]
 struct Wide(Box<u64>, [u64; 2047]);
 
 impl<'de> Deserialize<'de> for Wide {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let n = u64::deserialize(deserializer)?;
+        WIDE_MADE.set(WIDE_MADE.get() + 1);
         Ok(Wide(Box::new(n), [n; 2047]))
+    }
+}
+
+impl Drop for Wide {
+    fn drop(&mut self) {
+        WIDE_DROPPED.set(WIDE_DROPPED.get() + 1);
     }
 }
 
@@ -388,20 +401,44 @@ fn elements_past_serdes_reservation_read_back() {
     for len in [63, 64, 65, 66, 67, 68, 69, 130] {
         let values: Vec<u64> = (0..len).collect();
         let bytes = msgpack_serde::to_vec(&values).unwrap();
+        WIDE_MADE.set(0);
+        WIDE_DROPPED.set(0);
         let read = msgpack_serde::from_slice::<Vec<Wide>>(&bytes).unwrap();
         assert_eq!(read.len(), len as usize);
         for (n, wide) in (0..len).zip(&read) {
-            assert_eq!(*wide, Wide(Box::new(n), [n; 2047]), "element {n} of {len}");
+            assert!(*wide.0 == n && wide.1 == [n; 2047], "element {n} of {len}");
         }
-        let mut cut = bytes.clone();
-        cut.pop();
+        drop(read);
+        assert_eq!(WIDE_MADE.get(), len as usize);
+        assert_eq!(WIDE_DROPPED.get(), len as usize, "each dropped once");
+        // The last element a nil: read after the others, and the room
+        // for them, fails.
+        let mut last_nil: Vec<Option<u64>> = values.iter().copied().map(Some).collect();
+        *last_nil.last_mut().unwrap() = None;
+        let bad = msgpack_serde::to_vec(&last_nil).unwrap();
+        WIDE_MADE.set(0);
+        WIDE_DROPPED.set(0);
+        let Err(error) = msgpack_serde::from_slice::<Vec<Wide>>(&bad) else {
+            panic!("a nil read as a number");
+        };
+        assert_eq!(WIDE_MADE.get(), len as usize - 1, "read before the nil");
+        assert_eq!(WIDE_DROPPED.get(), WIDE_MADE.get(), "each dropped once");
         assert_eq!(
-            msgpack_serde::from_slice::<Vec<Wide>>(&cut)
-                .unwrap_err()
-                .to_string(),
-            msgpack_serde::from_slice::<VecDeque<Wide>>(&cut)
+            error.to_string(),
+            msgpack_serde::from_slice::<VecDeque<Wide>>(&bad)
                 .unwrap_err()
                 .to_string()
         );
+    }
+}
+
+#[test]
+fn zero_sized_elements_read_back() {
+    for len in 0..=12 {
+        let values = vec![(); len];
+        let bytes = msgpack_serde::to_vec(&values).unwrap();
+        for read in every_way::<()>(&bytes) {
+            assert_eq!(read.unwrap(), values, "{len} units");
+        }
     }
 }

@@ -17,7 +17,8 @@
 //! limits of any array.
 //!
 //! This module also holds the cast that lends the visitor's value to the
-//! loop as the `Vec<T>` it is, after checking the two are one type.
+//! loop as the `Vec<T>` it is, after checking the two are one type, and
+//! the copy of each element into room the loop reserved for it.
 
 #![allow(unsafe_code)]
 
@@ -96,7 +97,10 @@ impl<'a, M> Decoder<'a, M> {
     /// own, which the call writes straight into (a local assigned again
     /// is written through a copy that waits too: `benches/RESULTS.md`,
     /// step 29), and is copied from there into room reserved for its
-    /// group ([`push_reserved`]).
+    /// group before the group's reads ([`push_reserved`]). A group at a
+    /// time, not all `left` at once: the array's length is the input's
+    /// claim, which must not reserve more than serde's visitor did
+    /// before any element has been read.
     fn read_elements<'de, T: Deserialize<'de>>(
         &mut self,
         elements: &mut Vec<T>,
@@ -157,25 +161,29 @@ impl<'a, M> Decoder<'a, M> {
     }
 }
 
-/// Moves the value of `result` into `elements`, which has room for it,
-/// or returns its error: copied from where the element's read left it,
-/// straight into the vector, not moved out first into a copy of its own
-/// (whose narrow stores the wide loads of the next copy wait on), and
-/// without the growth `push` may call.
+/// Moves the value of `result` into `elements`, or returns its error:
+/// copied from where the element's read left it, straight into the
+/// vector, not moved out first into a copy of its own (whose narrow
+/// stores the wide loads of the next copy wait on), and without the
+/// growth `push` may call. Panics if `elements` has no room left (the
+/// caller reserved it).
 #[inline(always)]
 fn push_reserved<T>(elements: &mut Vec<T>, result: Result<T>) -> Result<()> {
     if result.is_err() {
         return result.map(drop);
     }
+    let len = elements.len();
+    assert!(len < elements.capacity(), "room reserved for the element");
     let result = ManuallyDrop::new(result);
     if let Ok(value) = &*result {
-        let len = elements.len();
-        assert!(len < elements.capacity(), "room reserved for the element");
         // SAFETY: `len < capacity` (asserted), so the slot at `len` lies
         // in the vector's allocation, past its initialized elements: the
-        // copy overwrites nothing and makes `len + 1` initialized
-        // elements. The value copied is not dropped where it was
-        // (`ManuallyDrop`), so the vector's copy is its only owner.
+        // copy overwrites nothing, and the source (the local `result`)
+        // does not overlap the vector's buffer. Nothing between the copy
+        // and `set_len` can panic, and the `len + 1` elements are then
+        // initialized (a zero-sized `T` copies nothing). The value is not
+        // dropped where it was (`ManuallyDrop`), so the vector's copy is
+        // its only owner.
         unsafe {
             ptr::copy_nonoverlapping(value, elements.as_mut_ptr().add(len), 1);
             elements.set_len(len + 1);
