@@ -8,10 +8,8 @@
 //! compares them.
 //!
 //! This module holds the casts that recognise our serializer by type
-//! identity and give its result back. The crate's other `unsafe` code is
-//! in `ser/field_room.rs`, `ser/numbers.rs`, `ser/scalars.rs`,
-//! `de/decoder/numbers.rs` and `de/decoder/whole.rs`, each with its own
-//! reasons.
+//! identity and give its result back; `fuzz/README.md` lists every
+//! `unsafe` block of the crates, why it holds, and the tests that run it.
 
 #![allow(unsafe_code)]
 
