@@ -172,10 +172,14 @@ fn push_reserved<T>(elements: &mut Vec<T>, result: Result<T>) -> Result<()> {
     if result.is_err() {
         return result.map(drop);
     }
-    let len = elements.len();
-    assert!(len < elements.capacity(), "room reserved for the element");
+    // Set aside before the check, which the caller's reservation keeps
+    // from failing: were it to, the value would leak, not be dropped, so
+    // the compiler need not keep it where unwinding could drop it (which
+    // cost a copy of the value out of the result).
     let result = ManuallyDrop::new(result);
     if let Ok(value) = &*result {
+        let len = elements.len();
+        assert!(len < elements.capacity(), "room reserved for the element");
         // SAFETY: `len < capacity` (asserted), so the slot at `len` lies
         // in the vector's allocation, past its initialized elements: the
         // copy overwrites nothing, and the source (the local `result`)
