@@ -14,7 +14,9 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 use super::budget;
-use super::types::{serde_path, ElementByElement, Order, Plain, Point, Request, Segment, Span};
+use super::types::{
+    serde_path, Customer, ElementByElement, Line, Order, Plain, Point, Request, Segment, Span,
+};
 
 /// Memory that any decode may use whatever its input.
 const BASE_BUDGET: usize = 64 * 1024;
@@ -462,12 +464,6 @@ where
     W: DeserializeOwned + Serialize,
     S: DeserializeOwned + Serialize,
 {
-    fn outcome<T: Serialize>(result: msgpack_serde::Result<T>) -> Result<Vec<u8>, String> {
-        match result {
-            Ok(value) => Ok(msgpack_serde::to_vec(&value).expect("a decoded value encodes")),
-            Err(error) => Err(error.to_string()),
-        }
-    }
     let whole = outcome(msgpack_serde::from_slice::<W>(data));
     let serde = outcome(msgpack_serde::from_slice::<S>(data));
     assert_eq!(whole, serde, "from_slice");
@@ -476,11 +472,37 @@ where
     assert_eq!(whole, serde, "from_reader");
 }
 
+/// A decode's value re-encoded, or its error's text.
+fn outcome<T: Serialize>(result: msgpack_serde::Result<T>) -> Result<Vec<u8>, String> {
+    match result {
+        Ok(value) => Ok(msgpack_serde::to_vec(&value).expect("a decoded value encodes")),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// Derived types read directly (field after field, when our decoder
+/// holds bytes in our encoder's form) decode as the serde path does: the
+/// same value or the same error. The serde path is the same type read
+/// through `serde_path_to_error`'s wrapper, which our decoder does not
+/// recognise, so no direct read is tried beneath it.
+fn direct_reads_agree<T: DeserializeOwned + Serialize>(what: &str, data: &[u8]) {
+    let direct = outcome(msgpack_serde::from_slice::<T>(data));
+    let mut de = Deserializer::from_slice(data);
+    let serde = serde_path_to_error::deserialize(&mut de)
+        .map_err(|error| error.into_inner())
+        .and_then(|value: T| de.end().map(|()| value));
+    assert_eq!(direct, outcome(serde), "{what}");
+}
+
 /// Target `from_slice_derived`: whatever decodes as the derived `Order`,
 /// within the memory budget, round-trips in both struct modes (keeping
 /// its unknown fields), and reads the same from a reader; structs of
-/// floats read whole decode as their serde-path twins do.
+/// floats read whole decode as their serde-path twins do, and types read
+/// directly as the serde path reads them.
 pub fn from_slice_derived(data: &[u8]) {
+    direct_reads_agree::<Customer>("Customer", data);
+    direct_reads_agree::<Vec<Line>>("Vec<Line>", data);
+    direct_reads_agree::<(Customer, Vec<Customer>)>("(Customer, Vec<Customer>)", data);
     whole_reads_agree::<Vec<Point>, Vec<serde_path::Point>>(data);
     whole_reads_agree::<(Point, Vec<Span>), (serde_path::Point, Vec<serde_path::Span>)>(data);
     whole_reads_agree::<Vec<Segment>, Vec<serde_path::Segment>>(data);

@@ -20,7 +20,7 @@
 use crate::integer::FromInteger;
 #[cfg(feature = "alloc")]
 pub use crate::text::owned_str;
-pub use crate::text::str_from_utf8;
+pub use crate::text::{short_str, str_from_utf8};
 use crate::{
     Error, ErrorKind, Family, Integer, Length, Marker, Reader, Timestamp, TIMESTAMP_EXT_TYPE,
 };

@@ -29,15 +29,50 @@ pub fn str_from_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     }
 }
 
+/// The fixstr or str 8 at the front of `rest`, when it is one, whole and
+/// UTF-8: its text, and the bytes it takes, header included. `None` for
+/// anything else (another value, a longer string, a string cut short or
+/// not UTF-8), which the caller reads another way to find out which.
+/// The check [`Reader::read_short_str`](crate::Reader::read_short_str)
+/// makes, on a slice, for decoders that keep their position in one.
+///
+/// ```
+/// use msgpack_core::decode::short_str;
+///
+/// assert_eq!(short_str(&[0xa2, b'h', b'i', 0xc0]), Some(("hi", 3)));
+/// assert_eq!(short_str(&[0xd9, 0x01, b'a']), Some(("a", 3))); // str 8
+/// assert_eq!(short_str(&[0xda, 0x00, 0x01, b'a']), None); // str 16
+/// assert_eq!(short_str(&[0xa2, b'h']), None); // cut short
+/// assert_eq!(short_str(&[0xa1, 0xff]), None); // not UTF-8
+/// ```
+#[inline(always)]
+pub fn short_str(rest: &[u8]) -> Option<(&str, usize)> {
+    let &byte = rest.first()?;
+    let (head, len) = if byte & !0x1f == crate::marker::FIXSTR {
+        (1, (byte & 0x1f) as usize)
+    } else if byte == crate::marker::STR8 {
+        (2, *rest.get(1)? as usize)
+    } else {
+        return None;
+    };
+    let in_window = rest
+        .first_chunk::<32>()
+        .and_then(|window| ascii_in_window(window, head, len));
+    let text = match in_window {
+        Some(text) => text,
+        None => str_from_utf8(rest.get(head..)?.get(..len)?).ok()?,
+    };
+    Some((text, head + len))
+}
+
 /// The `len` bytes of `window` from `from` on, as a `str` if they are
 /// ASCII, tested with one mask over the whole window; `None` if they are
 /// not, or do not fit in the window.
 ///
-/// `#[inline]`, not `always`: the release build inlines it anyway, and a
-/// debug build would keep each inlined copy's temporaries in the frames
-/// of the decoder's recursion, which then runs out of stack before its
-/// depth limit.
-#[inline]
+/// Inlined always only when optimized: a debug build would keep each
+/// inlined copy's temporaries in the frames of the decoder's recursion,
+/// which then runs out of stack before its depth limit.
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn ascii_in_window(window: &[u8; 32], from: usize, len: usize) -> Option<&str> {
     let text = window.get(from..)?.get(..len)?;
     let [first_high, second_high] = HIGH_IN_FIRST[from + len];

@@ -17,9 +17,10 @@ pub mod schema {
     pub use crate::schema::*;
 }
 pub use crate::de::{
-    deserialize_placed, from_slice_front, read_whole, ByValue, DeserializeInPlace, FieldSeed,
-    Filled, Layout, LayoutBuilder, NilOrSeed, Plain, Sink, Slot, VecInPlace, ViaDeserialize,
-    ViaInPlace, ViaNotWhole, ViaWhole, Whole, WholeBytes,
+    deserialize_placed, from_slice_front, read_direct, read_whole, ByValue, DeserializeInPlace,
+    DirectRead, DirectReader, Elements, Entries, FieldSeed, Filled, Layout, LayoutBuilder,
+    NilOrSeed, Plain, Sink, Slot, VecInPlace, ViaDeserialize, ViaDirectRead, ViaInPlace,
+    ViaNotDirectRead, ViaNotWhole, ViaWhole, Whole, WholeBytes,
 };
 pub use crate::ser::direct::{direct, Direct, Out, Via, ViaDirect, ViaSerde};
 pub use crate::{UnknownFields, Value};

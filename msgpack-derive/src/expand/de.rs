@@ -10,8 +10,10 @@ use syn::spanned::Spanned;
 
 use super::{always_written, omits_default, whole};
 
+mod read_direct;
 mod read_enum;
 use crate::attr::{Container, Data, Field, FieldDefault, Style};
+use read_direct::impl_direct_read;
 use read_enum::read_enum;
 
 /// The container's generics with `'de` in front: `'de: 'a` for each of
@@ -45,9 +47,16 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
             }
         }
         Data::Struct(_, fields) => return expand_struct(cont, &generics, fields),
-        Data::Enum(variants) => read_enum(cont, &generics, variants),
+        Data::Enum(variants) => {
+            let direct = read_direct::read(cont, None);
+            let read = read_enum(cont, &generics, variants);
+            quote!(#direct #read)
+        }
     };
+    let direct_read = impl_direct_read(cont);
     quote! {
+        #direct_read
+
         #[automatically_derived]
         impl #impl_generics #krate::__private::serde::Deserialize<'de> for #ident #ty_generics #where_clause {
             fn deserialize<__D>(__deserializer: __D) -> #krate::__private::Result<Self, __D::Error>
@@ -85,14 +94,18 @@ fn expand_struct(
     );
     let read = |sink: TokenStream| {
         let whole = whole::read(cont, &sink);
+        let direct = read_direct::read(cont, Some(&sink));
         quote! {
             #whole
+            #direct
             #private::#unit::deserialize_struct(__deserializer, __Visitor { sink: #sink, marker: #private::PhantomData, lifetime: #private::PhantomData })
         }
     };
     let by_value = read(quote!(#private::ByValue));
     let in_place = read(quote!(__slot));
+    let direct_read = impl_direct_read(cont);
     quote! {
+        #direct_read
         #visitor
         const _: () = assert!(
             #private::DECODING_UNITS == #DECODING_UNITS,
@@ -503,6 +516,23 @@ fn build(
     fields: &[Field<'_>],
     construct: &TokenStream,
 ) -> TokenStream {
+    let members = members(cont, private, fields, |field| {
+        let name = &field.name;
+        let tag = field.tag();
+        quote!(return #private::Err(#private::missing_field(#name, #tag)))
+    });
+    quote!(#private::Ok(#private::Sink::finish(self.sink, #construct { #(#members),* })))
+}
+
+/// `member: value` for each field, from the slots (`__unknown` for the
+/// unknown fields), each absent field given its default, `None`, or what
+/// `missing` makes of it.
+fn members(
+    cont: &Container<'_>,
+    private: &TokenStream,
+    fields: &[Field<'_>],
+    missing: impl Fn(&Field<'_>) -> TokenStream,
+) -> Vec<TokenStream> {
     let members = fields.iter().enumerate().map(|(i, field)| {
         let member = &field.member;
         let slot = slot(i);
@@ -530,15 +560,13 @@ fn build(
             } else if field.is_option() {
                 quote!(#private::None)
             } else {
-                let name = &field.name;
-                let tag = field.tag();
-                quote!(return #private::Err(#private::missing_field(#name, #tag)))
+                missing(field)
             };
             quote!(match #slot { #private::Some(__v) => __v, #private::None => #absent })
         };
         quote!(#member: #value)
     });
-    quote!(#private::Ok(#private::Sink::finish(self.sink, #construct { #(#members),* })))
+    members.collect()
 }
 
 /// A visitor (also a `DeserializeSeed`) that reads `fields` from a map or

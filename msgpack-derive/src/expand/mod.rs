@@ -1,5 +1,6 @@
 //! Generates the `Serialize`, `Deserialize` and `Schema` impls, and
-//! `Whole` for the structs read whole.
+//! `Whole` for the structs read whole (`DirectRead`, for the types read
+//! directly, is generated with `Deserialize`, in `de/read_direct.rs`).
 
 mod de;
 mod direct;

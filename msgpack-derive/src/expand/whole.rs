@@ -30,7 +30,7 @@ const NOT_WHOLE: &[&str] = &[
 /// of a type named by a plain path (`f32`, `Vec3`, `geometry::Point`)
 /// that may be read whole, few enough for a one-byte header. `None` for
 /// any other struct.
-fn fields<'a>(cont: &'a Container<'a>) -> Option<&'a [Field<'a>]> {
+pub(super) fn fields<'a>(cont: &'a Container<'a>) -> Option<&'a [Field<'a>]> {
     let Data::Struct(Style::Named | Style::Tuple, fields) = &cont.data else {
         return None;
     };

@@ -40,10 +40,12 @@ use super::access::Items;
 use super::ext::ExtDeserializer;
 pub(super) use btree_entries::{map_fill_of, set_fill_of};
 pub(super) use top::Top;
-pub(super) use vec_elements::{fill_of, Fill};
+pub(super) use vec_elements::{fill_of, push_within_capacity, Fill};
 mod btree_entries;
 mod deserializer;
+pub(crate) mod direct;
 mod numbers;
+mod ours;
 mod probe;
 mod top;
 mod vec_elements;
@@ -99,6 +101,9 @@ pub(crate) struct Decoder<'a, M> {
     /// Elements that open containers still owe, across all of them: never
     /// more than the remaining input holds.
     owed: Owed,
+    /// Where a direct read gave up last: none is tried before it
+    /// (`decoder/direct.rs`).
+    direct_from: usize,
     /// What `is_human_readable()` answers.
     human_readable: bool,
     mode: PhantomData<M>,
@@ -125,6 +130,7 @@ impl<'a, M> Decoder<'a, M> {
             depth_left: limits.depth(),
             values_left,
             owed: Owed::new(0),
+            direct_from: 0,
             human_readable: false,
             mode: PhantomData,
         })

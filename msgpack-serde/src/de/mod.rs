@@ -13,6 +13,7 @@
 
 mod access;
 mod decoder;
+mod direct;
 mod ext;
 mod in_place;
 mod whole;
@@ -20,9 +21,11 @@ mod whole;
 use msgpack_core::{ErrorKind, Limits};
 use serde::de::{self, DeserializeSeed, Visitor};
 
+pub use decoder::direct::read_direct;
 pub use decoder::whole::read_whole;
 use decoder::Top;
 pub(crate) use decoder::{Borrowed, Copied, Decoder};
+pub use direct::{DirectRead, DirectReader, Elements, Entries, ViaDirectRead, ViaNotDirectRead};
 pub use in_place::{
     ByValue, DeserializeInPlace, FieldSeed, Filled, NilOrSeed, Plain, Sink, Slot, VecInPlace,
     ViaDeserialize, ViaInPlace,

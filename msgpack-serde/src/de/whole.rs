@@ -171,6 +171,28 @@ const fn uint_len(value: u64) -> usize {
     }
 }
 
+/// How many bytes `tag` takes at the front of `bytes`, when they start
+/// with it as our encoder writes it as a map key (the smallest form);
+/// `None` otherwise.
+#[inline(always)]
+pub(crate) fn key_len(bytes: &[u8], tag: u64) -> Option<usize> {
+    let len = uint_len(tag);
+    let matches = match len {
+        1 => bytes.first() == Some(&(tag as u8)),
+        2 => bytes.get(..2) == Some(&[marker::U8, tag as u8][..]),
+        3 => {
+            let [high, low] = (tag as u16).to_be_bytes();
+            bytes.get(..3) == Some(&[marker::U16, high, low][..])
+        }
+        5 => {
+            bytes.first() == Some(&marker::U32)
+                && bytes.get(1..5) == Some(&(tag as u32).to_be_bytes()[..])
+        }
+        _ => bytes.first() == Some(&marker::U64) && bytes.get(1..9) == Some(&tag.to_be_bytes()[..]),
+    };
+    matches.then_some(len)
+}
+
 /// The bytes of a value read whole, consumed from the front as its
 /// `read` checks and takes them.
 #[derive(Debug)]
@@ -204,22 +226,8 @@ impl<'a> WholeBytes<'a> {
     /// a map key, which are taken.
     #[inline(always)]
     pub fn key(&mut self, tag: u64) -> Option<()> {
-        match uint_len(tag) {
-            1 => self.byte(tag as u8),
-            2 => self.prefixed::<1>(marker::U8, &[tag as u8]),
-            3 => self.prefixed::<2>(marker::U16, &(tag as u16).to_be_bytes()),
-            5 => self.prefixed::<4>(marker::U32, &(tag as u32).to_be_bytes()),
-            _ => self.prefixed::<8>(marker::U64, &tag.to_be_bytes()),
-        }
-    }
-
-    /// `Some` when the next bytes are `first` then `rest`, which are taken.
-    #[inline(always)]
-    fn prefixed<const N: usize>(&mut self, first: u8, rest: &[u8; N]) -> Option<()> {
-        self.byte(first)?;
-        if self.take::<N>()? != *rest {
-            return None;
-        }
+        let len = key_len(self.0, tag)?;
+        self.0 = &self.0[len..];
         Some(())
     }
 

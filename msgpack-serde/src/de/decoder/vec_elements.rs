@@ -196,6 +196,21 @@ fn push_reserved<T>(elements: &mut Vec<T>, result: Result<T>) -> Result<()> {
     Ok(())
 }
 
+/// Moves `value` into the room `elements` has for it, which the caller
+/// made: written where the vector's next element goes, by code the
+/// compiler inlines, so that a value built in registers is stored there
+/// at once (`Vec::push` is a call, with the value in memory of its own
+/// to copy from). Panics without room.
+#[inline(always)]
+pub(in crate::de) fn push_within_capacity<T>(elements: &mut Vec<T>, value: T) {
+    let len = elements.len();
+    elements.spare_capacity_mut()[0].write(value);
+    // SAFETY: the slot at `len`, the first spare one (the indexing
+    // panics before the write when there is none), was written just
+    // above, so the `len + 1` elements are initialized.
+    unsafe { elements.set_len(len + 1) };
+}
+
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;

@@ -5,81 +5,60 @@
 //! serde path decodes the value and reports every error, at its offset.
 //! So a value, and every error, are the serde path's, which
 //! `tests/tests/derive_whole.rs` checks.
-//!
-//! This module holds the cast that finds our decoder behind the
-//! deserializer's type.
 
-#![allow(unsafe_code)]
+use std::marker::PhantomData;
 
-use super::{Borrowed, Copied, Decoder, Top};
-use crate::de::whole::{Whole, WholeBytes};
+use super::ours::{on_our_decoder, OnDecoder};
+use super::Decoder;
+use crate::de::direct::{Counts, DirectReader};
+use crate::de::whole::Whole;
 
 impl<M> Decoder<'_, M> {
     /// A `T` read whole from the bytes at the reader, when they are in
     /// its pattern and the limits allow what the serde path would charge
-    /// for them; otherwise `None`, nothing read.
+    /// for them (see `DirectReader::whole`); otherwise `None`, nothing
+    /// read. A human-readable decoder's serde path may read keys by name:
+    /// it takes that path.
     #[inline(always)]
     fn whole<T: Whole>(&mut self) -> Option<T> {
-        let layout = T::layout()?;
-        let rest = self.reader.remaining();
-        let bytes = rest.get(..layout.len())?;
-        // `open`'s checks at each of the value's containers: depth for
-        // the deepest, the value limit for all of them together, and
-        // the owed elements, the enclosing containers' among them, within
-        // the rest of the input at the tightest. Reading the value pays
-        // back every element it claims, so only the value limit is
-        // charged. A human-readable decoder's serde path may read keys
-        // by name: it takes that path.
-        let fits = layout.depth() <= self.depth_left
-            && layout.values() <= self.values_left
-            && self
-                .owed
-                .claimed(layout.reach() as u64, rest.len())
-                .is_some();
-        if !fits || self.human_readable {
+        if self.human_readable {
             return None;
         }
-        let mut bytes = WholeBytes::new(bytes);
-        let value = T::read(&mut bytes).filter(|_| bytes.is_empty())?;
-        self.reader.consume(layout.len());
-        self.values_left -= layout.values();
+        let mut counts = Counts {
+            depth_left: self.depth_left,
+            values_left: self.values_left,
+            owed: self.owed,
+        };
+        let rest = self.reader.remaining();
+        let mut reader = DirectReader {
+            rest,
+            counts: &mut counts,
+        };
+        let value = reader.whole()?;
+        let left = reader.rest.len();
+        self.reader.consume(rest.len() - left);
+        self.values_left = counts.values_left;
         Some(value)
     }
 }
 
 /// What a derived type read whole calls first: the value read whole
-/// when `deserializer` is our decoder (borrowing or copying, or held by
-/// the `Top` that `from_slice` hands the top-level value) and the bytes
-/// at its reader allow it (see `Decoder::whole`); `None`,
-/// nothing read, otherwise.
+/// when `deserializer` is our decoder and the bytes at its reader allow
+/// it (see `Decoder::whole`); `None`, nothing read, otherwise.
 #[inline(always)]
-pub fn read_whole<D, T: Whole + 'static>(deserializer: &mut D) -> Option<T> {
-    // The type tests are constants: all but the one that holds fold away.
-    let id = typeid::of::<D>();
-    if id == typeid::of::<&mut Decoder<'_, Borrowed>>() {
-        // SAFETY: `D` is `&'x mut Decoder<'a, Borrowed>` for some `'x`
-        // and `'a`: the ids are equal, and they differ only in
-        // lifetimes. The cast names others, but nothing borrowed leaves
-        // this call: `T::read` sees the bytes for its duration and gives
-        // back a `T`, which has no lifetime to borrow them for, and only
-        // counts and the position are written.
-        let decoder =
-            unsafe { &mut **(deserializer as *mut D).cast::<&mut Decoder<'_, Borrowed>>() };
+pub fn read_whole<D, T: Whole>(deserializer: &mut D) -> Option<T> {
+    on_our_decoder(deserializer, ReadWhole(PhantomData))
+}
+
+/// `Decoder::whole` for a `T`.
+struct ReadWhole<T>(PhantomData<T>);
+
+impl<T: Whole> OnDecoder for ReadWhole<T> {
+    type Output = T;
+
+    #[inline(always)]
+    fn on<M>(self, decoder: &mut Decoder<'_, M>) -> Option<T> {
         decoder.whole()
-    } else if id == typeid::of::<&mut Decoder<'_, Copied>>() {
-        // SAFETY: as above, for `Copied`.
-        let decoder = unsafe { &mut **(deserializer as *mut D).cast::<&mut Decoder<'_, Copied>>() };
-        decoder.whole()
-    } else if id == typeid::of::<Top<'_, '_>>() {
-        // SAFETY: as above, for `Top<'s, 'a>`, which holds a
-        // `Decoder<'a, Borrowed>` and `stopped`, an `&'s mut usize`:
-        // `with_decoder` writes the position through it, and it is alive
-        // for this call, which the caller's borrow of `deserializer`
-        // covers.
-        let top = unsafe { &mut *(deserializer as *mut D).cast::<Top<'_, '_>>() };
-        top.with_decoder(|decoder| decoder.whole())
-    } else {
-        None
     }
 }
 

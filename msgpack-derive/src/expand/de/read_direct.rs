@@ -1,0 +1,231 @@
+//! Direct reads: a struct whose fields are all of types read directly
+//! (integers, floats, booleans, strings, `Option`s and `Vec`s of them,
+//! other such derived types), and a unit enum, implement msgpack-serde's
+//! `DirectRead`, and their `deserialize` first asks our decoder to read
+//! them so (see msgpack-serde's `de/direct.rs`): field after field, in
+//! the form our encoder writes, with the reader's position in a local.
+//! Any other bytes (keys by name, out of tag order or unknown, other
+//! integer widths) and any other deserializer take the serde path, which
+//! decides every error.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{members, slot};
+use crate::attr::{Container, Data, Field, Style, Variant};
+use crate::expand::{always_written, whole};
+
+/// The `DirectRead` impl of a struct or unit enum read directly; nothing
+/// for any other type.
+pub(super) fn impl_direct_read(cont: &Container<'_>) -> TokenStream {
+    let private = private(cont);
+    let ident = cont.ident;
+    let (reads, read) = match reads_directly(cont) {
+        Some(Data::Struct(_, fields)) => struct_read(cont, fields),
+        Some(Data::Enum(variants)) => (quote!(true), enum_read(cont, variants)),
+        None => return quote!(),
+    };
+    quote! {
+        #[automatically_derived]
+        impl #private::DirectRead for #ident {
+            #[inline(always)]
+            fn reads_direct() -> bool {
+                use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
+                #reads
+            }
+
+            #[inline(always)]
+            fn read_direct(__reader: &mut #private::DirectReader<'_, '_>) -> #private::Option<Self> {
+                use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
+                #read
+            }
+        }
+    }
+}
+
+/// The statements that open `deserialize` (and `deserialize_into`) for a
+/// type read directly: the value, given to `sink`, when our decoder reads
+/// it so (a struct's `sink` is a `Sink`; `None` for an enum, returned as
+/// it is); nothing for any other type.
+pub(super) fn read(cont: &Container<'_>, sink: Option<&TokenStream>) -> TokenStream {
+    if reads_directly(cont).is_none() {
+        return quote!();
+    }
+    let private = private(cont);
+    let value = match sink {
+        Some(sink) => quote!(#private::Sink::finish(#sink, __value)),
+        None => quote!(__value),
+    };
+    quote! {
+        let mut __deserializer = __deserializer;
+        if let #private::Some(__value) = #private::read_direct::<_, Self>(&mut __deserializer) {
+            return #private::Ok(#value);
+        }
+    }
+}
+
+fn private(cont: &Container<'_>) -> TokenStream {
+    let krate = &cont.attrs.crate_path;
+    quote!(#krate::__private)
+}
+
+/// The type's data when it may be read directly: a struct without
+/// generics with fields written, none through a `with` module, or an
+/// enum without generics whose variants are all units.
+fn reads_directly<'a>(cont: &'a Container<'a>) -> Option<&'a Data<'a>> {
+    if !cont.generics.params.is_empty() {
+        return None;
+    }
+    let may = match &cont.data {
+        Data::Struct(Style::Named | Style::Tuple, fields) => {
+            fields.iter().any(Field::is_wire)
+                && fields.iter().all(|field| field.attrs.with.is_none())
+        }
+        Data::Struct(Style::Unit, _) => false,
+        Data::Enum(variants) => {
+            !variants.is_empty() && variants.iter().all(|v| v.style == Style::Unit)
+        }
+    };
+    may.then_some(&cont.data)
+}
+
+/// A struct's `reads_direct` (every wire field's type read directly) and
+/// `read_direct` bodies.
+fn struct_read(cont: &Container<'_>, fields: &[Field<'_>]) -> (TokenStream, TokenStream) {
+    let private = private(cont);
+    let via = |ty: &syn::Type| quote!((&#private::Via::<#ty>::new()));
+    let mut wire: Vec<(usize, &Field<'_>)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_wire())
+        .collect();
+    wire.sort_by_key(|(_, field)| field.tag());
+    let reads_direct = wire.iter().map(|(_, field)| {
+        let via = via(field.ty);
+        quote!(#via.reads_direct())
+    });
+    let reads = quote!(#(#reads_direct)&&*);
+    let slot_decls = wire.iter().map(|(i, field)| {
+        let (slot, ty) = (slot(*i), field.ty);
+        quote!(let mut #slot: #private::Option<#ty> = #private::None;)
+    });
+    let body = match cont.attrs.array {
+        Some(_) => array_body(cont, &private, &wire, &via),
+        None => map_body(&private, &wire, &via),
+    };
+    let unknown = fields
+        .iter()
+        .any(|f| f.attrs.unknown.is_some())
+        .then(|| quote!(let __unknown = #private::UnknownFields::new();));
+    let members = members(cont, &private, fields, |_| quote!(return #private::None));
+    // A struct read whole is read so here too, its fields one by one
+    // only from bytes in another form.
+    let whole = whole::fields(cont).is_some().then(|| {
+        quote! {
+            if let #private::Some(__value) = __reader.whole::<Self>() {
+                return #private::Some(__value);
+            }
+        }
+    });
+    let read = quote! {
+        #whole
+        #(#slot_decls)*
+        #body
+        #unknown
+        #private::Some(Self { #(#members),* })
+    };
+    (reads, read)
+}
+
+/// A map keyed by tag: each field's key, in tag order, or the field is
+/// absent; then no entry left.
+fn map_body(
+    private: &TokenStream,
+    wire: &[(usize, &Field<'_>)],
+    via: &dyn Fn(&syn::Type) -> TokenStream,
+) -> TokenStream {
+    let reads = wire.iter().map(|(i, field)| {
+        let (slot, tag, via) = (slot(*i), field.tag(), via(field.ty));
+        quote! {
+            if __entries.key(__reader, #tag) {
+                #slot = #private::Some(#via.read_direct(__reader)?);
+            }
+        }
+    });
+    quote! {
+        let mut __entries = __reader.map()?;
+        #(#reads)*
+        __entries.end(__reader)?;
+    }
+}
+
+/// An array indexed by tag: a nil at each gap, each field at its tag (a
+/// nil there the field left out, unless it is always written), the array
+/// ending anywhere; then no element left.
+fn array_body(
+    cont: &Container<'_>,
+    private: &TokenStream,
+    wire: &[(usize, &Field<'_>)],
+    via: &dyn Fn(&syn::Type) -> TokenStream,
+) -> TokenStream {
+    let mut reads = Vec::new();
+    let mut next = 0u64;
+    for (i, field) in wire {
+        let (slot, tag, via) = (slot(*i), field.tag(), via(field.ty));
+        if tag > next {
+            reads.push(quote! {
+                for _ in #next..#tag {
+                    if !__elements.next(__reader) {
+                        break '__read;
+                    }
+                    if !__reader.nil() {
+                        return #private::None;
+                    }
+                }
+            });
+        }
+        let read = quote!(#slot = #private::Some(#via.read_direct(__reader)?););
+        let read = match always_written(cont, field) {
+            true => read,
+            false => quote!(if !__reader.nil() { #read }),
+        };
+        reads.push(quote! {
+            if !__elements.next(__reader) {
+                break '__read;
+            }
+            #read
+        });
+        next = tag.saturating_add(1);
+    }
+    quote! {
+        let mut __elements = __reader.array()?;
+        '__read: {
+            #(#reads)*
+        }
+        __elements.end(__reader)?;
+    }
+}
+
+/// A unit enum's `read_direct` body: its tag, as an unsigned integer; an
+/// unknown one is the `other` variant, if it has one.
+fn enum_read(cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
+    let private = private(cont);
+    let ident = cont.ident;
+    let arms = variants.iter().map(|variant| {
+        let (tag, variant_ident) = (variant.tag(), variant.ident);
+        quote!(#tag => #private::Some(#ident::#variant_ident),)
+    });
+    let fallback = match variants.iter().find(|v| v.attrs.other.is_some()) {
+        Some(other) => {
+            let other = other.ident;
+            quote!(_ => #private::Some(#ident::#other),)
+        }
+        None => quote!(_ => #private::None,),
+    };
+    quote! {
+        match <u64 as #private::DirectRead>::read_direct(__reader)? {
+            #(#arms)*
+            #fallback
+        }
+    }
+}

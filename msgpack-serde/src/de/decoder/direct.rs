@@ -1,0 +1,190 @@
+//! Our decoder behind a deserializer, found for a type read directly
+//! (`de/direct.rs`): the type reads itself from a copy of the reader and
+//! the limit counts, written back when it succeeds; when it gives up,
+//! nothing is read and the serde path decodes the value and reports
+//! every error, at its offset. So a value, and every error, are the serde
+//! path's, which `tests/tests/derive_direct.rs` checks.
+
+use std::marker::PhantomData;
+
+use super::ours::{on_our_decoder, OnDecoder};
+use super::Decoder;
+use crate::de::direct::{Counts, DirectRead, DirectReader};
+
+impl<M> Decoder<'_, M> {
+    /// A `T` read directly from the reader when it takes the bytes there;
+    /// otherwise `None`, nothing read.
+    ///
+    /// A read is not tried where one gave up past its start: the serde
+    /// path that reads the value again reaches the values inside it, and
+    /// each that starts before where the read gave up would give up there
+    /// again. So no byte is read directly twice before the serde path
+    /// reads it, whatever the input.
+    #[inline(always)]
+    fn direct<T: DirectRead>(&mut self) -> Option<T> {
+        if self.human_readable || self.reader.position() < self.direct_from {
+            return None;
+        }
+        let mut counts = Counts {
+            depth_left: self.depth_left,
+            values_left: self.values_left,
+            owed: self.owed,
+        };
+        let rest = self.reader.remaining();
+        let (value, left) = read_value(rest, &mut counts);
+        let Some(value) = value else {
+            self.direct_from = self.reader.input().len() - left;
+            return None;
+        };
+        // A value read whole pays back the elements it claims, and closes
+        // the containers it opens.
+        debug_assert_eq!(
+            (counts.owed, counts.depth_left),
+            (self.owed, self.depth_left)
+        );
+        self.reader.consume(rest.len() - left);
+        self.values_left = counts.values_left;
+        Some(value)
+    }
+}
+
+/// `T` read directly from `rest`, in one function of its own whatever
+/// the deserializer (types read directly inline their fields' reads, and
+/// each other's); and how many bytes are left where the read stopped.
+#[inline(never)]
+fn read_value<T: DirectRead>(rest: &[u8], counts: &mut Counts) -> (Option<T>, usize) {
+    let mut reader = DirectReader { rest, counts };
+    let value = T::read_direct(&mut reader);
+    (value, reader.rest.len())
+}
+
+/// What a derived type read directly calls first: the value read
+/// directly when `deserializer` is our decoder and the bytes at its
+/// reader allow it (see `Decoder::direct`); `None`, nothing read,
+/// otherwise.
+#[inline(always)]
+pub fn read_direct<D, T: DirectRead>(deserializer: &mut D) -> Option<T> {
+    if !T::reads_direct() {
+        return None;
+    }
+    on_our_decoder(deserializer, ReadDirect(PhantomData))
+}
+
+/// `Decoder::direct` for a `T`.
+struct ReadDirect<T>(PhantomData<T>);
+
+impl<T: DirectRead> OnDecoder for ReadDirect<T> {
+    type Output = T;
+
+    #[inline(always)]
+    fn on<M>(self, decoder: &mut Decoder<'_, M>) -> Option<T> {
+        decoder.direct()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use serde::{Deserialize, Deserializer};
+
+    use super::read_direct;
+    use crate::de::direct::{DirectRead, DirectReader};
+
+    /// Which way a value was read.
+    #[derive(Debug, PartialEq)]
+    enum Path {
+        Direct,
+        Serde,
+    }
+
+    thread_local! {
+        /// The direct reads of a `Probe` tried on this thread.
+        static TRIED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A byte: read directly from a positive fixint alone, through serde
+    /// from any integer; saying which.
+    #[derive(Debug, PartialEq)]
+    struct Probe(Path, u8);
+
+    impl DirectRead for Probe {
+        fn reads_direct() -> bool {
+            true
+        }
+
+        fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Probe> {
+            TRIED.set(TRIED.get() + 1);
+            let (&byte, rest) = reader.rest.split_first()?;
+            if byte > 0x7f {
+                return None;
+            }
+            reader.rest = rest;
+            Some(Probe(Path::Direct, byte))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Probe {
+        fn deserialize<D: Deserializer<'de>>(mut deserializer: D) -> Result<Self, D::Error> {
+            if let Some(probe) = read_direct(&mut deserializer) {
+                return Ok(probe);
+            }
+            Ok(Probe(Path::Serde, u8::deserialize(deserializer)?))
+        }
+    }
+
+    /// Probes in an array, read directly as one when they all are.
+    #[derive(Debug, PartialEq)]
+    struct Probes(Vec<Probe>);
+
+    impl DirectRead for Probes {
+        fn reads_direct() -> bool {
+            true
+        }
+
+        fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Probes> {
+            Vec::read_direct(reader).map(Probes)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Probes {
+        fn deserialize<D: Deserializer<'de>>(mut deserializer: D) -> Result<Self, D::Error> {
+            if let Some(probes) = read_direct(&mut deserializer) {
+                return Ok(probes);
+            }
+            Vec::deserialize(deserializer).map(Probes)
+        }
+    }
+
+    #[test]
+    fn our_decoder_reads_directly_what_it_can() {
+        let probe: Probe = crate::from_slice(&[0x05]).unwrap();
+        assert_eq!(probe, Probe(Path::Direct, 5));
+        let probe: Probe = crate::from_slice(&[0xcc, 0x05]).unwrap();
+        assert_eq!(probe, Probe(Path::Serde, 5));
+        let probes: Probes = crate::from_reader(&[0x91, 0x07][..]).unwrap();
+        assert_eq!(probes, Probes(vec![Probe(Path::Direct, 7)]));
+        // Another deserializer, or a human-readable one: serde.
+        let probe: Probe = serde_json::from_str("5").unwrap();
+        assert_eq!(probe, Probe(Path::Serde, 5));
+        let mut de = crate::Deserializer::from_slice(&[0x05]).human_readable(true);
+        assert_eq!(Probe::deserialize(&mut de).unwrap(), Probe(Path::Serde, 5));
+    }
+
+    #[test]
+    fn no_direct_read_is_tried_again_inside_one_that_gave_up() {
+        // The array is tried directly and gives up at the uint 8 (offset
+        // 2). serde reads it again: the first probe, before that offset,
+        // is not tried again; the second, which starts there, is and gives
+        // up at once; the third, after it, is read directly.
+        TRIED.set(0);
+        let probes: Probes = crate::from_slice(&[0x93, 0x01, 0xcc, 0x02, 0x03]).unwrap();
+        let expected = [
+            Probe(Path::Serde, 1),
+            Probe(Path::Serde, 2),
+            Probe(Path::Direct, 3),
+        ];
+        assert_eq!(probes, Probes(expected.into()));
+        assert_eq!(TRIED.get(), 2 + 2);
+    }
+}

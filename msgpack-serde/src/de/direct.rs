@@ -1,0 +1,456 @@
+//! Types read directly: what `#[derive(MsgPack)]` implements for a
+//! struct or unit enum whose fields are all of types read so (integers,
+//! floats, booleans, strings, `Option`s and `Vec`s of them, other such
+//! derived types). Our decoder hands such a type a [`DirectReader`], a
+//! copy of its reader and limit counts held in locals, and the type reads
+//! itself in one pass, field after field in the order our encoder writes
+//! them, with the position in a register rather than stored and loaded
+//! back around each field's serde call.
+//!
+//! The direct read takes only the forms our encoder writes (keys in tag
+//! order as the smallest integers, nils in an array's gaps) and charges
+//! the limits exactly as the serde path does at the same places; any
+//! other form, or a limit the serde path would refuse, makes it give up
+//! (`None`), and the value is read again by the serde path from where it
+//! started, which decides the value and every error.
+//! `decoder/direct.rs` finds our decoder behind a deserializer.
+
+use msgpack_core::decode::short_str;
+use msgpack_core::{marker, IntHead, Owed, Reader};
+
+use super::cautious;
+use super::decoder::push_within_capacity;
+use super::whole::{key_len, Whole, WholeBytes};
+use crate::ser::direct::Via;
+
+/// The bytes left at our decoder's reader, in a local of the read, and
+/// its limit counts, copied for a direct read and written back when it
+/// succeeds.
+#[derive(Debug)]
+pub struct DirectReader<'a, 'c> {
+    /// The input from the reader's position on.
+    pub(crate) rest: &'a [u8],
+    /// The limit counts, behind a reference: they change at containers'
+    /// headers and with each element, but no read waits on them, so they
+    /// take no register of their own across the read.
+    pub(crate) counts: &'c mut Counts,
+}
+
+/// A decoder's limit counts.
+#[derive(Debug)]
+pub(crate) struct Counts {
+    /// How many more containers may open.
+    pub(crate) depth_left: usize,
+    /// How many more values may be read.
+    pub(crate) values_left: usize,
+    /// Elements that open containers still owe.
+    pub(crate) owed: Owed,
+}
+
+impl<'a> DirectReader<'a, '_> {
+    /// The header of a map: its entries, opened as the serde path opens
+    /// a map. `None` for any other value, or one a limit refuses.
+    #[inline(always)]
+    pub fn map(&mut self) -> Option<Entries> {
+        let byte = *self.rest.first()?;
+        let len = match byte {
+            marker::FIXMAP..=marker::FIXMAP_MAX => {
+                self.skip(1);
+                (byte & 0x0f) as u32
+            }
+            marker::MAP16 => self.wide_len::<2>()?,
+            marker::MAP32 => self.wide_len::<4>()?,
+            _ => return None,
+        };
+        self.open(len, 2)?;
+        Some(Entries { left: len })
+    }
+
+    /// The header of an array: its elements, opened as the serde path
+    /// opens an array. `None` for any other value, or one a limit
+    /// refuses.
+    #[inline(always)]
+    pub fn array(&mut self) -> Option<Elements> {
+        let byte = *self.rest.first()?;
+        let len = match byte {
+            marker::FIXARRAY..=marker::FIXARRAY_MAX => {
+                self.skip(1);
+                (byte & 0x0f) as u32
+            }
+            marker::ARRAY16 => self.wide_len::<2>()?,
+            marker::ARRAY32 => self.wide_len::<4>()?,
+            _ => return None,
+        };
+        self.open(len, 1)?;
+        Some(Elements { left: len })
+    }
+
+    /// The serde path's checks at a container of `len` items of `width`
+    /// values: depth, the owed elements within the rest of the input, the
+    /// value limit; and what it takes from each.
+    #[inline(always)]
+    fn open(&mut self, len: u32, width: u64) -> Option<()> {
+        let values = len as u64 * width;
+        let counts = &mut *self.counts;
+        let owed = counts.owed.claimed(values, self.rest.len())?;
+        // Below the remaining input length, so it fits in a usize.
+        let values = values as usize;
+        if counts.depth_left == 0 || values > counts.values_left {
+            return None;
+        }
+        counts.values_left -= values;
+        counts.owed = owed;
+        counts.depth_left -= 1;
+        Some(())
+    }
+
+    /// A `T` read whole from the front of the rest, when it is in the
+    /// type's pattern and the limits allow what the serde path would
+    /// charge for it; otherwise `None`, nothing read (`de/whole.rs`).
+    #[inline(always)]
+    pub fn whole<T: Whole>(&mut self) -> Option<T> {
+        let layout = T::layout()?;
+        let bytes = self.rest.get(..layout.len())?;
+        // The serde path's checks at each of the value's containers:
+        // depth for the deepest, the value limit for all of them
+        // together, and the owed elements, the enclosing containers'
+        // among them, within the rest of the input at the tightest.
+        // Reading the value pays back every element it claims, so only
+        // the value limit is charged.
+        let counts = &mut *self.counts;
+        let fits = layout.depth() <= counts.depth_left
+            && layout.values() <= counts.values_left
+            && counts
+                .owed
+                .claimed(layout.reach() as u64, self.rest.len())
+                .is_some();
+        if !fits {
+            return None;
+        }
+        let mut bytes = WholeBytes::new(bytes);
+        let value = T::read(&mut bytes).filter(|_| bytes.is_empty())?;
+        counts.values_left -= layout.values();
+        self.skip(layout.len());
+        Some(value)
+    }
+
+    /// Takes a nil, if one is next.
+    #[inline(always)]
+    pub fn nil(&mut self) -> bool {
+        let is_nil = self.rest.first() == Some(&marker::NIL);
+        if is_nil {
+            self.skip(1);
+        }
+        is_nil
+    }
+
+    /// Takes `len` bytes, which the caller found are there.
+    #[inline(always)]
+    fn skip(&mut self, len: usize) {
+        self.rest = &self.rest[len..];
+    }
+
+    /// The big-endian length of `N` bytes after a marker, taken with it.
+    #[inline(always)]
+    fn wide_len<const N: usize>(&mut self) -> Option<u32> {
+        let bytes = self.rest.get(1..)?.first_chunk::<N>()?;
+        let len = bytes.iter().fold(0, |len, &byte| len << 8 | byte as u32);
+        self.skip(1 + N);
+        Some(len)
+    }
+
+    /// A str of any width, UTF-8: a fixstr or str 8 in line, any other
+    /// form out of line.
+    #[inline(always)]
+    fn str(&mut self) -> Option<&'a str> {
+        let Some((text, len)) = short_str(self.rest) else {
+            return self.long_str();
+        };
+        self.skip(len);
+        Some(text)
+    }
+
+    /// A str 16 or str 32 (or what `short_str` did not take, which
+    /// `read_str` refuses).
+    #[cold]
+    #[inline(never)]
+    fn long_str(&mut self) -> Option<&'a str> {
+        let mut reader = Reader::new(self.rest);
+        let text = reader.read_str().ok()?;
+        self.rest = reader.remaining();
+        Some(text)
+    }
+}
+
+/// The entries of a map being read directly.
+#[derive(Debug)]
+pub struct Entries {
+    left: u32,
+}
+
+impl Entries {
+    /// Takes the next key if it is `tag` as our encoder writes it, paying
+    /// the entry's key and value from the owed count as the serde path
+    /// does; `false`, taking nothing, for another key or past the end.
+    #[inline(always)]
+    pub fn key(&mut self, reader: &mut DirectReader<'_, '_>, tag: u64) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        let Some(len) = key_len(reader.rest, tag) else {
+            return false;
+        };
+        reader.skip(len);
+        reader.counts.owed.pay(2);
+        self.left -= 1;
+        true
+    }
+
+    /// Closes the map once every entry was read; `None` with entries left
+    /// (keys the type does not have, or not in tag order).
+    #[inline(always)]
+    pub fn end(self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
+        if self.left != 0 {
+            return None;
+        }
+        reader.counts.depth_left += 1;
+        Some(())
+    }
+}
+
+/// The elements of an array being read directly.
+#[derive(Debug)]
+pub struct Elements {
+    left: u32,
+}
+
+impl Elements {
+    /// Whether an element is left; if so, it is about to be read, and is
+    /// paid from the owed count as the serde path does.
+    #[inline(always)]
+    pub fn next(&mut self, reader: &mut DirectReader<'_, '_>) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        reader.counts.owed.pay(1);
+        true
+    }
+
+    /// Closes the array once every element was read; `None` with
+    /// elements left.
+    #[inline(always)]
+    pub fn end(self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
+        if self.left != 0 {
+            return None;
+        }
+        reader.counts.depth_left += 1;
+        Some(())
+    }
+}
+
+/// A type read directly: what `#[derive(MsgPack)]` implements for a
+/// struct or unit enum whose fields are, and the types of this module's
+/// impls. Not public API.
+pub trait DirectRead: Sized {
+    /// Whether the type is read directly: constant, folded where it is
+    /// called (a struct with a field that is not gives up at once). A
+    /// `Vec<T>` answers for itself, not for `T`, which it asks as it
+    /// reads.
+    fn reads_direct() -> bool;
+
+    /// The value, from the reader, in a form our encoder writes and the
+    /// limits allow; `None`, the reader left anywhere, otherwise.
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self>;
+}
+
+/// Integers of any form whose value the type holds, as serde's
+/// primitives take them from our decoder.
+macro_rules! integers {
+    ($($ty:ty)*) => {$(
+        impl DirectRead for $ty {
+            #[inline(always)]
+            fn reads_direct() -> bool {
+                true
+            }
+
+            #[inline(always)]
+            fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<$ty> {
+                let head = IntHead::read(reader.rest)?;
+                let value = match head.negative {
+                    true => <$ty>::try_from(head.value as i64).ok()?,
+                    false => <$ty>::try_from(head.value).ok()?,
+                };
+                reader.skip(head.len);
+                Some(value)
+            }
+        }
+    )*};
+}
+
+integers!(u8 u16 u32 u64 i8 i16 i32 i64);
+
+impl DirectRead for bool {
+    #[inline(always)]
+    fn reads_direct() -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<bool> {
+        let value = match *reader.rest.first()? {
+            marker::FALSE => false,
+            marker::TRUE => true,
+            _ => return None,
+        };
+        reader.skip(1);
+        Some(value)
+    }
+}
+
+impl DirectRead for f32 {
+    #[inline(always)]
+    fn reads_direct() -> bool {
+        true
+    }
+
+    /// A float 32.
+    #[inline(always)]
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<f32> {
+        let (&marker::F32, rest) = reader.rest.split_first()? else {
+            return None;
+        };
+        let value = f32::from_be_bytes(*rest.first_chunk()?);
+        reader.skip(5);
+        Some(value)
+    }
+}
+
+impl DirectRead for f64 {
+    #[inline(always)]
+    fn reads_direct() -> bool {
+        true
+    }
+
+    /// A float 64, or a float 32 widened, as serde's `f64` takes one.
+    #[inline(always)]
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<f64> {
+        let (&first, rest) = reader.rest.split_first()?;
+        let (value, len) = match first {
+            marker::F64 => (f64::from_be_bytes(*rest.first_chunk()?), 9),
+            marker::F32 => (f32::from_be_bytes(*rest.first_chunk()?) as f64, 5),
+            _ => return None,
+        };
+        reader.skip(len);
+        Some(value)
+    }
+}
+
+impl DirectRead for String {
+    #[inline(always)]
+    fn reads_direct() -> bool {
+        true
+    }
+
+    /// A str of any width, UTF-8, copied: found in line, copied out of
+    /// line (a call that takes the text, so the reader stays in
+    /// registers).
+    #[inline(always)]
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<String> {
+        reader.str().map(owned)
+    }
+}
+
+/// `text`, copied into a `String` of its own.
+#[inline(never)]
+fn owned(text: &str) -> String {
+    msgpack_core::decode::owned_str(text)
+}
+
+impl<T: DirectRead> DirectRead for Option<T> {
+    #[inline(always)]
+    fn reads_direct() -> bool {
+        T::reads_direct()
+    }
+
+    /// Nil as `None`, as serde's `Option` reads it from our decoder.
+    #[inline(always)]
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Option<T>> {
+        if reader.nil() {
+            return Some(None);
+        }
+        T::read_direct(reader).map(Some)
+    }
+}
+
+impl<T: DirectRead> DirectRead for Vec<T> {
+    /// True without asking `T`, which its read asks: a recursive type's
+    /// recursion passes through a `Vec` (the one indirection read
+    /// directly), so the question ends.
+    #[inline(always)]
+    fn reads_direct() -> bool {
+        true
+    }
+
+    /// An array, its elements reserved for as serde's `Vec` reserves.
+    #[inline(always)]
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Vec<T>> {
+        if !T::reads_direct() {
+            return None;
+        }
+        let mut elements = reader.array()?;
+        let mut values = Vec::with_capacity(cautious::<T>(elements.left as usize));
+        while elements.next(reader) {
+            // Room for serde's reservation, past it one at a time.
+            if values.len() == values.capacity() {
+                values.reserve(1);
+            }
+            push_within_capacity(&mut values, T::read_direct(reader)?);
+        }
+        elements.end(reader)?;
+        Some(values)
+    }
+}
+
+/// A field's type read directly, for the derive to read a struct's
+/// fields, by autoref specialization as on the encoding's direct path:
+/// `(&Via::<T>::new()).read_direct(reader)` finds this trait's method
+/// when `T: DirectRead`, and [`ViaNotDirectRead`]'s otherwise.
+pub trait ViaDirectRead<T> {
+    /// Whether the type is read directly.
+    fn reads_direct(&self) -> bool;
+    /// The type's direct read.
+    fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T>;
+}
+
+impl<T: DirectRead> ViaDirectRead<T> for Via<T> {
+    #[inline(always)]
+    fn reads_direct(&self) -> bool {
+        T::reads_direct()
+    }
+
+    #[inline(always)]
+    fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T> {
+        T::read_direct(reader)
+    }
+}
+
+/// A field's type not read directly: neither is its struct.
+pub trait ViaNotDirectRead<T> {
+    /// False.
+    fn reads_direct(&self) -> bool;
+    /// None.
+    fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T>;
+}
+
+impl<T> ViaNotDirectRead<T> for &Via<T> {
+    #[inline(always)]
+    fn reads_direct(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn read_direct(&self, _: &mut DirectReader<'_, '_>) -> Option<T> {
+        None
+    }
+}

@@ -1,0 +1,469 @@
+//! Derived structs and unit enums read directly (the derive's fast path
+//! when our decoder holds the bytes: field after field in the form our
+//! encoder writes) decode exactly as the serde path does: the same
+//! values and the same errors at the same offsets, under any limits,
+//! from a slice, through a `Deserializer` and from a reader. The serde
+//! path is the same types read through `serde_path_to_error`'s wrapper,
+//! which hands every type beneath it a deserializer our decoder does not
+//! recognise, so that no direct (or whole) read is tried anywhere.
+
+use std::fmt::Debug;
+
+use msgpack_serde::core::encode::write_token;
+use msgpack_serde::core::{Reader, Token};
+use msgpack_serde::{Config, Deserializer, Limits, MsgPack, UnknownFields};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+enum Status {
+    #[msgpack(tag = 1)]
+    Pending,
+    #[msgpack(tag = 2)]
+    Paid,
+    #[msgpack(tag = 300)]
+    Refunded,
+}
+
+/// Unknown tags read as `Other`.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+enum Kind {
+    #[msgpack(tag = 1)]
+    Known,
+    #[msgpack(tag = 2, other)]
+    Other,
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+struct Item {
+    #[msgpack(tag = 1)]
+    sku: String,
+    #[msgpack(tag = 2)]
+    quantity: u32,
+    #[msgpack(tag = 3)]
+    discount: Option<u64>,
+    #[msgpack(tag = 4)]
+    flags: Vec<bool>,
+    #[msgpack(tag = 5)]
+    delta: i16,
+}
+
+/// Array form: gaps at 0 and 2, a field left out at its default (nil at
+/// its place), every integer width.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+#[msgpack(array)]
+struct Row {
+    #[msgpack(tag = 1)]
+    small: i8,
+    #[msgpack(tag = 3)]
+    label: Option<String>,
+    #[msgpack(tag = 4, omit_default)]
+    count: u16,
+    #[msgpack(tag = 5)]
+    ratio: f64,
+    #[msgpack(tag = 6)]
+    byte: u8,
+    #[msgpack(tag = 7)]
+    wide: i32,
+}
+
+/// Recursive, through a `Vec`.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+struct Tree {
+    #[msgpack(tag = 1)]
+    value: i32,
+    #[msgpack(tag = 2)]
+    children: Vec<Tree>,
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+#[msgpack(array)]
+struct Pair(#[msgpack(tag = 0)] u8, #[msgpack(tag = 1)] String);
+
+/// Keeps unknown tags: read directly while there are none.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+struct Keeps {
+    #[msgpack(tag = 1)]
+    a: u8,
+    #[msgpack(unknown)]
+    rest: UnknownFields,
+}
+
+/// Read whole, inside a struct read directly.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+struct Point {
+    #[msgpack(tag = 1)]
+    x: f32,
+    #[msgpack(tag = 2)]
+    y: f32,
+}
+
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+struct Order {
+    #[msgpack(tag = 1)]
+    id: u64,
+    #[msgpack(tag = 2)]
+    customer: String,
+    #[msgpack(tag = 3)]
+    status: Status,
+    #[msgpack(tag = 4)]
+    items: Vec<Item>,
+    #[msgpack(tag = 5)]
+    rows: Vec<Row>,
+    #[msgpack(tag = 6)]
+    note: Option<String>,
+    #[msgpack(tag = 7)]
+    kind: Kind,
+    #[msgpack(tag = 8)]
+    tree: Option<Tree>,
+    #[msgpack(tag = 9)]
+    pair: Pair,
+    #[msgpack(tag = 10)]
+    keeps: Keeps,
+    #[msgpack(tag = 11)]
+    points: Vec<Point>,
+    #[msgpack(tag = 12)]
+    bytes: Vec<u8>,
+    /// A two-byte key.
+    #[msgpack(tag = 200)]
+    balance: i64,
+    /// A five-byte key.
+    #[msgpack(tag = 70000)]
+    weight: f32,
+}
+
+/// What a decode gave: the value's `Debug` (NaN equal to itself), or the
+/// error's text.
+type Outcome = Result<String, String>;
+
+fn outcome<T: Debug, E: ToString>(result: Result<T, E>) -> Outcome {
+    result
+        .map(|value| format!("{value:?}"))
+        .map_err(|error| error.to_string())
+}
+
+/// `T` through a `Deserializer` under `limits`, then its end: directly
+/// where the derive reads so (`wrapped` false), or through the wrapper.
+fn read<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits, wrapped: bool) -> Outcome {
+    let mut de = Deserializer::from_slice(bytes).with_limits(limits);
+    let value = match wrapped {
+        false => T::deserialize(&mut de),
+        true => serde_path_to_error::deserialize(&mut de).map_err(|error| error.into_inner()),
+    };
+    outcome(value.and_then(|value| de.end().map(|()| value)))
+}
+
+/// From a reader: directly, or through the wrapper.
+fn read_from_reader<T: DeserializeOwned + Debug>(bytes: &[u8], wrapped: bool) -> Outcome {
+    let mut de = Deserializer::from_reader(bytes);
+    let value = match wrapped {
+        false => T::deserialize(&mut de),
+        true => serde_path_to_error::deserialize(&mut de).map_err(|error| error.into_inner()),
+    };
+    outcome(value.and_then(|value| de.end().map(|()| value)))
+}
+
+/// `bytes` decode as `T` to the same outcome read directly and through
+/// the serde path: from a slice, under `limits`, and from a reader.
+#[track_caller]
+fn agree<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits) {
+    let serde = read::<T>(bytes, Limits::default(), true);
+    let direct = outcome(msgpack_serde::from_slice::<T>(bytes));
+    assert_eq!(direct, serde, "from_slice of {bytes:02x?}");
+    let direct = read::<T>(bytes, limits, false);
+    let serde = read::<T>(bytes, limits, true);
+    assert_eq!(direct, serde, "{limits:?} on {bytes:02x?}");
+    let direct = read_from_reader::<T>(bytes, false);
+    let serde = read_from_reader::<T>(bytes, true);
+    assert_eq!(direct, serde, "from_reader of {bytes:02x?}");
+}
+
+/// The same bytes decoded as each type, and as vectors of some.
+#[track_caller]
+fn agree_all(bytes: &[u8], limits: Limits) {
+    agree::<Order>(bytes, limits);
+    agree::<Vec<Order>>(bytes, limits);
+    agree::<Option<Order>>(bytes, limits);
+    agree::<Item>(bytes, limits);
+    agree::<Vec<Item>>(bytes, limits);
+    agree::<Row>(bytes, limits);
+    agree::<Vec<Row>>(bytes, limits);
+    agree::<Tree>(bytes, limits);
+    agree::<Status>(bytes, limits);
+    agree::<Vec<Kind>>(bytes, limits);
+    agree::<Pair>(bytes, limits);
+    agree::<Keeps>(bytes, limits);
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    (
+        "[a-z0-9é]{0,40}",
+        any::<u32>(),
+        any::<Option<u64>>(),
+        vec(any::<bool>(), 0..4),
+        any::<i16>(),
+    )
+        .prop_map(|(sku, quantity, discount, flags, delta)| Item {
+            sku,
+            quantity,
+            discount,
+            flags,
+            delta,
+        })
+}
+
+fn row() -> impl Strategy<Value = Row> {
+    (
+        any::<i8>(),
+        proptest::option::of("[a-z]{0,3}"),
+        prop_oneof![Just(0u16), any::<u16>()],
+        any::<f64>(),
+        any::<u8>(),
+        any::<i32>(),
+    )
+        .prop_map(|(small, label, count, ratio, byte, wide)| Row {
+            small,
+            label,
+            count,
+            ratio,
+            byte,
+            wide,
+        })
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    let leaf = any::<i32>().prop_map(|value| Tree {
+        value,
+        children: Vec::new(),
+    });
+    leaf.prop_recursive(4, 12, 3, |inner| {
+        (any::<i32>(), vec(inner, 0..3)).prop_map(|(value, children)| Tree { value, children })
+    })
+}
+
+prop_compose! {
+    fn order()(
+        id in any::<u64>(),
+        customer in "[A-Za-z ]{0,12}",
+        status in prop_oneof![Just(Status::Pending), Just(Status::Paid), Just(Status::Refunded)],
+        items in vec(item(), 0..3),
+        rows in vec(row(), 0..3),
+        note in proptest::option::of("[a-z]{0,50}"),
+        kind in prop_oneof![Just(Kind::Known), Just(Kind::Other)],
+        tree in proptest::option::of(tree()),
+        pair in (any::<u8>(), "[a-z]{0,3}"),
+        a in any::<u8>(),
+        points in vec((any::<f32>(), any::<f32>()), 0..3),
+        bytes in vec(any::<u8>(), 0..5),
+        balance in any::<i64>(),
+        weight in any::<f32>(),
+    ) -> Order {
+        Order {
+            id,
+            customer,
+            status,
+            items,
+            rows,
+            note,
+            kind,
+            tree,
+            pair: Pair(pair.0, pair.1),
+            keeps: Keeps { a, rest: UnknownFields::new() },
+            points: points.into_iter().map(|(x, y)| Point { x, y }).collect(),
+            bytes,
+            balance,
+            weight,
+        }
+    }
+}
+
+/// `bytes` as a peer might write them: each value, where `wide` says
+/// (cycled), in a wider form than ours (integers in 8 bytes, a float 64
+/// as a float 32 where that holds it, strings, arrays and maps with
+/// 16-bit lengths).
+fn widened(bytes: &[u8], wide: &[bool]) -> Vec<u8> {
+    let mut reader = Reader::new(bytes);
+    let mut out = Vec::new();
+    for &wide in wide.iter().cycle() {
+        if reader.remaining().is_empty() {
+            break;
+        }
+        let token = reader.read_token().unwrap();
+        let (marker, body): (u8, Vec<u8>) = match token {
+            Token::Int(n) if wide => match n.as_u64() {
+                Some(n) => (0xcf, n.to_be_bytes().into()),
+                None => (0xd3, (n.as_i128() as i64).to_be_bytes().into()),
+            },
+            Token::F64(x) if wide && (x as f32) as f64 == x => {
+                (0xca, (x as f32).to_be_bytes().into())
+            }
+            Token::Str(text) if wide => {
+                let len = (text.len() as u16).to_be_bytes();
+                (0xda, [&len[..], text.as_bytes()].concat())
+            }
+            Token::Array(len) if wide => (0xdc, (len as u16).to_be_bytes().into()),
+            Token::Map(len) if wide => (0xde, (len as u16).to_be_bytes().into()),
+            token => {
+                write_token(&mut out, token).unwrap();
+                continue;
+            }
+        };
+        out.push(marker);
+        out.extend(body);
+    }
+    out
+}
+
+/// Limits from tight to the defaults.
+fn limits() -> impl Strategy<Value = Limits> {
+    (1usize..8, 1usize..120)
+        .prop_map(|(depth, values)| Limits::default().max_depth(depth).max_values(values))
+}
+
+/// Every way our encoder writes `order` and its parts; human-readable
+/// (keys by name, which the direct read does not take) among them.
+fn encodings(order: &Order) -> Vec<Vec<u8>> {
+    vec![
+        msgpack_serde::to_vec(order).unwrap(),
+        msgpack_serde::to_vec_with_config(order, Config::named().human_readable(true)).unwrap(),
+        msgpack_serde::to_vec(&[order, order]).unwrap(),
+        msgpack_serde::to_vec(&order.items).unwrap(),
+        msgpack_serde::to_vec(&order.rows).unwrap(),
+        msgpack_serde::to_vec(&order.tree).unwrap(),
+    ]
+}
+
+fn example() -> Order {
+    Order {
+        id: 300,
+        customer: "Ada".into(),
+        status: Status::Refunded,
+        items: vec![Item {
+            sku: "A-1".into(),
+            quantity: 70_000,
+            discount: None,
+            flags: vec![true, false],
+            delta: -200,
+        }],
+        rows: vec![Row {
+            small: -3,
+            label: Some("x".into()),
+            count: 0,
+            ratio: 0.5,
+            byte: 255,
+            wide: -70_000,
+        }],
+        note: Some("a note longer than thirty-two bytes, so not in one window".into()),
+        kind: Kind::Known,
+        tree: Some(Tree {
+            value: 1,
+            children: vec![Tree {
+                value: 2,
+                children: Vec::new(),
+            }],
+        }),
+        pair: Pair(7, "seven".into()),
+        keeps: Keeps {
+            a: 1,
+            rest: UnknownFields::new(),
+        },
+        points: vec![Point {
+            x: 1.5,
+            y: f32::NAN,
+        }],
+        bytes: vec![1, 200],
+        balance: -1,
+        weight: 2.0,
+    }
+}
+
+#[test]
+fn every_prefix_and_every_byte_changed_decodes_as_the_serde_path() {
+    let order = example();
+    let bytes = msgpack_serde::to_vec(&order).unwrap();
+    let back: Order = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(format!("{back:?}"), format!("{order:?}"));
+    for end in 0..=bytes.len() {
+        agree_all(&bytes[..end], Limits::default());
+    }
+    // Each byte in turn replaced by a few that change its meaning: a
+    // nil, a fixint, another width, a str 8, a fixmap and a reserved one.
+    for at in 0..bytes.len() {
+        for byte in [0xc0, 0x05, 0xcc, 0xd0, 0xd9, 0x81, 0xc1, bytes[at] ^ 1] {
+            let mut changed = bytes.clone();
+            changed[at] = byte;
+            agree_all(&changed, Limits::default());
+        }
+    }
+}
+
+#[test]
+fn the_limits_refuse_as_on_the_serde_path() {
+    let bytes = msgpack_serde::to_vec(&example()).unwrap();
+    for depth in 1..6 {
+        for values in (1..90).step_by(7) {
+            let limits = Limits::default().max_depth(depth).max_values(values);
+            agree_all(&bytes, limits);
+        }
+    }
+}
+
+#[test]
+fn other_forms_take_the_serde_path() {
+    // `Keeps { a: 5 }`, and an unknown tag 2 kept: keys out of tag order,
+    // by name, of a wider form than ours, a duplicate; a wider value.
+    let cases: [(&[u8], &str); 6] = [
+        (&[0x81, 0x01, 0x05], "Ok(5, [])"),
+        (&[0x82, 0x02, 0x06, 0x01, 0x05], "Ok(5, [2])"),
+        (&[0x81, 0xa1, b'a', 0x05], "Ok(5, [])"),
+        (&[0x81, 0xcc, 0x01, 0x05], "Ok(5, [])"),
+        (&[0x81, 0x01, 0xcc, 0x05], "Ok(5, [])"),
+        (
+            &[0x82, 0x01, 0x05, 0x01, 0x06],
+            "Err(duplicate field `a` (tag 1) at offset 0)",
+        ),
+    ];
+    for (bytes, expected) in cases {
+        agree_all(bytes, Limits::default());
+        let keeps = msgpack_serde::from_slice::<Keeps>(bytes)
+            .map(|keeps| {
+                let tags: Vec<u64> = keeps.rest.iter().map(|(tag, _)| tag).collect();
+                format!("{}, {tags:?}", keeps.a)
+            })
+            .map_err(|error| error.to_string());
+        assert_eq!(
+            format!("{keeps:?}").replace('"', ""),
+            expected,
+            "{bytes:02x?}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn any_order_decodes_as_the_serde_path(
+        order in order(),
+        limits in limits(),
+        cuts in vec(any::<prop::sample::Index>(), 1..4),
+        changes in vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        wide in vec(prop::bool::weighted(0.2), 1..40),
+    ) {
+        let mut encodings = encodings(&order);
+        encodings.push(widened(&encodings[0], &wide));
+        for bytes in encodings {
+            agree_all(&bytes, Limits::default());
+            agree_all(&bytes, limits);
+            for cut in &cuts {
+                agree_all(&bytes[..cut.index(bytes.len() + 1)], limits);
+            }
+            let mut changed = bytes.clone();
+            for (at, byte) in &changes {
+                changed[at.index(bytes.len())] = *byte;
+            }
+            agree_all(&changed, limits);
+        }
+    }
+}
