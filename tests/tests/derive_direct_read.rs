@@ -7,14 +7,17 @@
 //! which hands every type beneath it a deserializer our decoder does not
 //! recognise, so that no direct (or whole) read is tried anywhere.
 
+use std::cell::Cell;
 use std::fmt::Debug;
 
+use msgpack_serde::__private::{DirectRead, DirectReader};
 use msgpack_serde::core::encode::write_token;
 use msgpack_serde::core::{Reader, Token};
 use msgpack_serde::{Config, Deserializer, Limits, MsgPack, UnknownFields};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize, Serializer};
 
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 enum Status {
@@ -438,6 +441,91 @@ fn other_forms_take_the_serde_path() {
             "{bytes:02x?}"
         );
     }
+}
+
+thread_local! {
+    /// How many `Counted` values serde read on this thread.
+    static SERDE_READS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A byte that counts its reads through serde: none when the struct
+/// holding it is read directly.
+#[derive(Debug, PartialEq)]
+struct Counted(u8);
+
+impl DirectRead for Counted {
+    fn reads_direct() -> bool {
+        true
+    }
+
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self> {
+        u8::read_direct(reader).map(Counted)
+    }
+}
+
+impl<'de> Deserialize<'de> for Counted {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        SERDE_READS.set(SERDE_READS.get() + 1);
+        u8::deserialize(deserializer).map(Counted)
+    }
+}
+
+impl Serialize for Counted {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(self.0)
+    }
+}
+
+/// Tags declared out of order: our encoder writes the map in
+/// declaration order, and the direct read takes it in that order.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Backwards {
+    #[msgpack(tag = 2)]
+    b: Counted,
+    #[msgpack(tag = 1)]
+    a: u8,
+    #[msgpack(tag = 3)]
+    c: Option<Counted>,
+}
+
+/// `bytes` as `Backwards`, and how many `Counted` serde read.
+fn backwards(bytes: &[u8]) -> (Outcome, usize) {
+    SERDE_READS.set(0);
+    let value = outcome(msgpack_serde::from_slice::<Backwards>(bytes));
+    (value, SERDE_READS.get())
+}
+
+#[test]
+fn our_encoders_maps_are_read_directly_in_declaration_order() {
+    let value = Backwards {
+        b: Counted(2),
+        a: 1,
+        c: Some(Counted(3)),
+    };
+    let bytes = msgpack_serde::to_vec(&value).unwrap();
+    assert_eq!(bytes, [0x83, 0x02, 0x02, 0x01, 0x01, 0x03, 0x03]);
+    let read: Outcome = Ok(format!("{value:?}"));
+    assert_eq!(backwards(&bytes), (read.clone(), 0));
+    // A newer writer's fields after ours: skipped, still directly.
+    let newer = [
+        &bytes[..],
+        &[0x09, 0x92, 0xa1, b'x', 0xc0, 0xcc, 0x80, 0xc3],
+    ]
+    .concat();
+    let newer = [&[0x85][..], &newer[1..]].concat();
+    assert_eq!(backwards(&newer), (read.clone(), 0));
+    agree::<Backwards>(&newer, Limits::default());
+    // Tag order (another writer's): read by serde, to the same value.
+    let tag_order = [0x83, 0x01, 0x01, 0x02, 0x02, 0x03, 0x03];
+    assert_eq!(backwards(&tag_order), (read, 2));
+    // A field's tag among the newer fields: a repeated field, serde's error.
+    let repeated = [0x84, 0x02, 0x02, 0x01, 0x01, 0x03, 0x03, 0x01, 0x05];
+    let (error, _) = backwards(&repeated);
+    assert_eq!(error, Err("duplicate field `a` (tag 1) at offset 0".into()));
+    agree::<Backwards>(&repeated, Limits::default());
+    // A newer field too deep for the limits: serde's error.
+    let deep = [&[0x84][..], &bytes[1..], &[0x09, 0x91, 0x91, 0xc0]].concat();
+    agree::<Backwards>(&deep, Limits::default().max_depth(2));
 }
 
 proptest! {

@@ -7,16 +7,18 @@
 //! them, with the position in a register rather than stored and loaded
 //! back around each field's serde call.
 //!
-//! The direct read takes only the forms our encoder writes (keys in tag
-//! order as the smallest integers, nils in an array's gaps) and charges
-//! the limits exactly as the serde path does at the same places; any
-//! other form, or a limit the serde path would refuse, makes it give up
-//! (`None`), and the value is read again by the serde path from where it
-//! started, which decides the value and every error.
-//! `decoder/direct.rs` finds our decoder behind a deserializer.
+//! The direct read takes the forms our encoder writes (keys in
+//! declaration order as the smallest integers, nils in an array's gaps;
+//! values of any width), and entries a newer writer added after them, and
+//! charges the limits exactly as the serde path does at the same places;
+//! any other form, or a limit the serde path would refuse, makes it give
+//! up (`None`), and the value is read again by the serde path from where
+//! it started, which decides the value and every error.
+//! `decoder/direct.rs` hands a type our decoder's bytes, when
+//! `decoder/ours.rs` finds it behind the deserializer.
 
 use msgpack_core::decode::short_str;
-use msgpack_core::{marker, IntHead, Owed, Reader};
+use msgpack_core::{marker, IntHead, Limits, Owed, Reader};
 
 use super::cautious;
 use super::decoder::push_within_capacity;
@@ -45,6 +47,8 @@ pub(crate) struct Counts {
     pub(crate) values_left: usize,
     /// Elements that open containers still owe.
     pub(crate) owed: Owed,
+    /// The reader's limits, for the values skipped.
+    pub(crate) limits: Limits,
 }
 
 impl<'a> DirectReader<'a, '_> {
@@ -163,23 +167,46 @@ impl<'a> DirectReader<'a, '_> {
     /// form out of line.
     #[inline(always)]
     fn str(&mut self) -> Option<&'a str> {
-        let Some((text, len)) = short_str(self.rest) else {
-            return self.long_str();
+        let (text, len) = match short_str(self.rest) {
+            Some(short) => short,
+            None => long_str(self.rest)?,
         };
         self.skip(len);
         Some(text)
     }
+}
 
-    /// A str 16 or str 32 (or what `short_str` did not take, which
-    /// `read_str` refuses).
-    #[cold]
-    #[inline(never)]
-    fn long_str(&mut self) -> Option<&'a str> {
-        let mut reader = Reader::new(self.rest);
-        let text = reader.read_str().ok()?;
-        self.rest = reader.remaining();
-        Some(text)
+// The reads out of line below take the rest of the input and say how
+// much of it they took: handed a `&mut DirectReader`, they would keep the
+// reader in memory wherever it is read, not only around their calls.
+
+/// The str 16 or str 32 at the front of `rest` (or what `short_str` did
+/// not take, which `read_str` refuses), and the bytes it takes.
+#[cold]
+#[inline(never)]
+fn long_str(rest: &[u8]) -> Option<(&str, usize)> {
+    let mut reader = Reader::new(rest);
+    let text = reader.read_str().ok()?;
+    Some((text, reader.position()))
+}
+
+/// The bytes that `left` entries at the front of `rest` take, when each
+/// key is none of `tags` (see `Entries::skip_unknown`), each paid from
+/// the owed count as its key is read: for a newer writer's fields.
+#[cold]
+#[inline(never)]
+fn skip_entries(rest: &[u8], counts: &mut Counts, left: u32, tags: &[u64]) -> Option<usize> {
+    let mut reader = Reader::with_limits(rest, counts.limits).ok()?;
+    for _ in 0..left {
+        let key = IntHead::read(reader.remaining())?;
+        if key.negative || tags.contains(&key.value) {
+            return None;
+        }
+        reader.consume(key.len);
+        counts.owed.pay(2);
+        reader.skip().ok()?;
     }
+    Some(reader.position())
 }
 
 /// The entries of a map being read directly.
@@ -218,6 +245,23 @@ impl Entries {
     }
 }
 
+impl Entries {
+    /// Closes the map after the entries left, each skipped as the serde
+    /// path skips an unknown field (`deserialize_ignored_any`: the value
+    /// walked, under the reader's limits, charging nothing) when its key
+    /// is an unsigned integer that is none of `tags`; `None` for any
+    /// other key (a name, or a field's tag out of place or repeated).
+    #[inline(always)]
+    pub fn skip_unknown(mut self, reader: &mut DirectReader<'_, '_>, tags: &[u64]) -> Option<()> {
+        if self.left != 0 {
+            let len = skip_entries(reader.rest, reader.counts, self.left, tags)?;
+            reader.skip(len);
+            self.left = 0;
+        }
+        self.end(reader)
+    }
+}
+
 /// The elements of an array being read directly.
 #[derive(Debug)]
 pub struct Elements {
@@ -250,8 +294,9 @@ impl Elements {
 }
 
 /// A type read directly: what `#[derive(MsgPack)]` implements for a
-/// struct or unit enum whose fields are, and the types of this module's
-/// impls. Not public API.
+/// struct without generics or `with` fields (read directly when its
+/// fields' types are) and for a unit enum, and the types of this
+/// module's impls. Not public API.
 pub trait DirectRead: Sized {
     /// Whether the type is read directly: constant, folded where it is
     /// called (a struct with a field that is not gives up at once). A
@@ -374,7 +419,7 @@ impl<T: DirectRead> DirectRead for Option<T> {
     }
 
     /// Nil as `None`, as serde's `Option` reads it from our decoder.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Option<T>> {
         if reader.nil() {
             return Some(None);
@@ -393,7 +438,10 @@ impl<T: DirectRead> DirectRead for Vec<T> {
     }
 
     /// An array, its elements reserved for as serde's `Vec` reserves.
-    #[inline(always)]
+    /// Inlined always only when optimized, as the derived reads are: a
+    /// debug build keeps an inlined callee's locals in the caller's
+    /// frame, at every level of a recursive type.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Vec<T>> {
         if !T::reads_direct() {
             return None;

@@ -9,7 +9,11 @@
 //! - `access.rs`: the elements of arrays, maps and enum variants.
 //! - `ext.rs`: extensions as serde sees them.
 //! - `whole.rs`: types read whole (derived structs of floats), and
-//!   `decoder/whole.rs`: our decoder found behind a deserializer for them.
+//!   `decoder/whole.rs`: our decoder's bytes handed to them.
+//! - `direct.rs`: types read directly (derived structs and unit enums,
+//!   field after field), and `decoder/direct.rs`: our decoder's bytes
+//!   handed to them; `decoder/ours.rs` finds our decoder behind a
+//!   deserializer for both.
 
 mod access;
 mod decoder;

@@ -1,12 +1,13 @@
-//! Direct reads: a struct whose fields are all of types read directly
-//! (integers, floats, booleans, strings, `Option`s and `Vec`s of them,
-//! other such derived types), and a unit enum, implement msgpack-serde's
-//! `DirectRead`, and their `deserialize` first asks our decoder to read
-//! them so (see msgpack-serde's `de/direct.rs`): field after field, in
-//! the form our encoder writes, with the reader's position in a local.
-//! Any other bytes (keys by name, out of tag order or unknown, other
-//! integer widths) and any other deserializer take the serde path, which
-//! decides every error.
+//! Direct reads: a struct without generics or `with` fields, and a unit
+//! enum, implement msgpack-serde's `DirectRead`, whose `reads_direct`
+//! says whether all its fields' types are read directly (integers,
+//! floats, booleans, strings, `Option`s and `Vec`s of them, other such
+//! derived types); when they are, its `deserialize` first asks our
+//! decoder to read it so (see msgpack-serde's `de/direct.rs`): field
+//! after field, in the form our encoder writes, with the reader's
+//! position in a local. Any other bytes (keys by name, in another order,
+//! of another width, or a kept unknown field) and any other deserializer
+//! take the serde path, which decides every error.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -34,7 +35,7 @@ pub(super) fn impl_direct_read(cont: &Container<'_>) -> TokenStream {
                 #reads
             }
 
-            #[inline(always)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
             fn read_direct(__reader: &mut #private::DirectReader<'_, '_>) -> #private::Option<Self> {
                 use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
                 #read
@@ -94,12 +95,12 @@ fn reads_directly<'a>(cont: &'a Container<'a>) -> Option<&'a Data<'a>> {
 fn struct_read(cont: &Container<'_>, fields: &[Field<'_>]) -> (TokenStream, TokenStream) {
     let private = private(cont);
     let via = |ty: &syn::Type| quote!((&#private::Via::<#ty>::new()));
-    let mut wire: Vec<(usize, &Field<'_>)> = fields
+    // In declaration order: how our encoder writes a map.
+    let wire: Vec<(usize, &Field<'_>)> = fields
         .iter()
         .enumerate()
         .filter(|(_, f)| f.is_wire())
         .collect();
-    wire.sort_by_key(|(_, field)| field.tag());
     let reads_direct = wire.iter().map(|(_, field)| {
         let via = via(field.ty);
         quote!(#via.reads_direct())
@@ -109,40 +110,50 @@ fn struct_read(cont: &Container<'_>, fields: &[Field<'_>]) -> (TokenStream, Toke
         let (slot, ty) = (slot(*i), field.ty);
         quote!(let mut #slot: #private::Option<#ty> = #private::None;)
     });
+    let keeps_unknown = fields.iter().any(|f| f.attrs.unknown.is_some());
     let body = match cont.attrs.array {
         Some(_) => array_body(cont, &private, &wire, &via),
-        None => map_body(&private, &wire, &via),
+        None => map_body(&private, &wire, &via, keeps_unknown),
     };
-    let unknown = fields
-        .iter()
-        .any(|f| f.attrs.unknown.is_some())
-        .then(|| quote!(let __unknown = #private::UnknownFields::new();));
+    let unknown = keeps_unknown.then(|| quote!(let __unknown = #private::UnknownFields::new();));
     let members = members(cont, &private, fields, |_| quote!(return #private::None));
-    // A struct read whole is read so here too, its fields one by one
-    // only from bytes in another form.
-    let whole = whole::fields(cont).is_some().then(|| {
-        quote! {
-            if let #private::Some(__value) = __reader.whole::<Self>() {
-                return #private::Some(__value);
-            }
-        }
-    });
-    let read = quote! {
-        #whole
+    let ident = cont.ident;
+    let fields_read = quote! {
         #(#slot_decls)*
         #body
         #unknown
-        #private::Some(Self { #(#members),* })
+        #private::Some(#ident { #(#members),* })
+    };
+    // A struct read whole is read so here too, its fields one by one
+    // only from bytes in another form: out of line, so that a vector's
+    // loop over the whole reads stays small.
+    let read = match whole::fields(cont) {
+        Some(_) => quote! {
+            if let #private::Some(__value) = __reader.whole::<Self>() {
+                return #private::Some(__value);
+            }
+            #[cold]
+            #[inline(never)]
+            fn __read_fields(__reader: &mut #private::DirectReader<'_, '_>) -> #private::Option<#ident> {
+                use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
+                #fields_read
+            }
+            __read_fields(__reader)
+        },
+        None => fields_read,
     };
     (reads, read)
 }
 
-/// A map keyed by tag: each field's key, in tag order, or the field is
-/// absent; then no entry left.
+/// A map keyed by tag: each field's key, in declaration order (our
+/// encoder's), or the field is absent; then the entries left, which must
+/// have keys no field has (a newer writer's fields), skipped as the serde
+/// path skips them, unless the struct keeps them.
 fn map_body(
     private: &TokenStream,
     wire: &[(usize, &Field<'_>)],
     via: &dyn Fn(&syn::Type) -> TokenStream,
+    keeps_unknown: bool,
 ) -> TokenStream {
     let reads = wire.iter().map(|(i, field)| {
         let (slot, tag, via) = (slot(*i), field.tag(), via(field.ty));
@@ -152,10 +163,15 @@ fn map_body(
             }
         }
     });
+    let tags = wire.iter().map(|(_, field)| field.tag());
+    let end = match keeps_unknown {
+        true => quote!(__entries.end(__reader)?;),
+        false => quote!(__entries.skip_unknown(__reader, &[#(#tags),*])?;),
+    };
     quote! {
         let mut __entries = __reader.map()?;
         #(#reads)*
-        __entries.end(__reader)?;
+        #end
     }
 }
 
@@ -168,10 +184,12 @@ fn array_body(
     wire: &[(usize, &Field<'_>)],
     via: &dyn Fn(&syn::Type) -> TokenStream,
 ) -> TokenStream {
+    let mut by_tag = wire.to_vec();
+    by_tag.sort_by_key(|(_, field)| field.tag());
     let mut reads = Vec::new();
     let mut next = 0u64;
-    for (i, field) in wire {
-        let (slot, tag, via) = (slot(*i), field.tag(), via(field.ty));
+    for (i, field) in by_tag {
+        let (slot, tag, via) = (slot(i), field.tag(), via(field.ty));
         if tag > next {
             reads.push(quote! {
                 for _ in #next..#tag {
@@ -223,7 +241,7 @@ fn enum_read(cont: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         None => quote!(_ => #private::None,),
     };
     quote! {
-        match <u64 as #private::DirectRead>::read_direct(__reader)? {
+        match <::core::primitive::u64 as #private::DirectRead>::read_direct(__reader)? {
             #(#arms)*
             #fallback
         }

@@ -3,7 +3,7 @@
 //! the limit counts, written back when it succeeds; when it gives up,
 //! nothing is read and the serde path decodes the value and reports
 //! every error, at its offset. So a value, and every error, are the serde
-//! path's, which `tests/tests/derive_direct.rs` checks.
+//! path's, which `tests/tests/derive_direct_read.rs` checks.
 
 use std::marker::PhantomData;
 
@@ -16,10 +16,12 @@ impl<M> Decoder<'_, M> {
     /// otherwise `None`, nothing read.
     ///
     /// A read is not tried where one gave up past its start: the serde
-    /// path that reads the value again reaches the values inside it, and
-    /// each that starts before where the read gave up would give up there
-    /// again. So no byte is read directly twice before the serde path
-    /// reads it, whatever the input.
+    /// path that reads that value again reaches the values inside it, and
+    /// each that holds the place where the read gave up would give up
+    /// there again (those that end before it are not tried either, which
+    /// keeps the rule one comparison). So the direct reads of a decode
+    /// go over each byte at most once, besides the serde path's reads,
+    /// whatever the input.
     #[inline(always)]
     fn direct<T: DirectRead>(&mut self) -> Option<T> {
         if self.human_readable || self.reader.position() < self.direct_from {
@@ -29,6 +31,7 @@ impl<M> Decoder<'_, M> {
             depth_left: self.depth_left,
             values_left: self.values_left,
             owed: self.owed,
+            limits: self.reader.limits(),
         };
         let rest = self.reader.remaining();
         let (value, left) = read_value(rest, &mut counts);
@@ -61,9 +64,11 @@ fn read_value<T: DirectRead>(rest: &[u8], counts: &mut Counts) -> (Option<T>, us
 /// What a derived type read directly calls first: the value read
 /// directly when `deserializer` is our decoder and the bytes at its
 /// reader allow it (see `Decoder::direct`); `None`, nothing read,
-/// otherwise.
-#[inline(always)]
-pub fn read_direct<D, T: DirectRead>(deserializer: &mut D) -> Option<T> {
+/// otherwise. Inlined always only when optimized: a debug build would
+/// keep its locals in the frame of the `deserialize` it is called from,
+/// at every level of a recursive type's serde path.
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn read_direct<D, T: DirectRead + 'static>(deserializer: &mut D) -> Option<T> {
     if !T::reads_direct() {
         return None;
     }
@@ -73,7 +78,7 @@ pub fn read_direct<D, T: DirectRead>(deserializer: &mut D) -> Option<T> {
 /// `Decoder::direct` for a `T`.
 struct ReadDirect<T>(PhantomData<T>);
 
-impl<T: DirectRead> OnDecoder for ReadDirect<T> {
+impl<T: DirectRead + 'static> OnDecoder for ReadDirect<T> {
     type Output = T;
 
     #[inline(always)]

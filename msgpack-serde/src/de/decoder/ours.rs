@@ -12,7 +12,7 @@ use super::{Borrowed, Copied, Decoder, Top};
 /// A read made of our decoder, whatever it takes its strings as.
 pub(super) trait OnDecoder {
     /// What the read gives back: owned, borrowing nothing of the input.
-    type Output;
+    type Output: 'static;
 
     /// The read, made of `decoder`.
     fn on<M>(self, decoder: &mut Decoder<'_, M>) -> Option<Self::Output>;
@@ -21,7 +21,7 @@ pub(super) trait OnDecoder {
 /// `read` made of our decoder when `deserializer` is ours (borrowing or
 /// copying, or held by the `Top` that `from_slice` hands the top-level
 /// value); `None`, nothing read, for any other deserializer.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn on_our_decoder<D, R: OnDecoder>(deserializer: &mut D, read: R) -> Option<R::Output> {
     // The type tests are constants: all but the one that holds fold away.
     let id = typeid::of::<D>();
@@ -31,8 +31,8 @@ pub(super) fn on_our_decoder<D, R: OnDecoder>(deserializer: &mut D, read: R) -> 
         // lifetimes. The cast names others, but nothing borrowed leaves
         // this call: `read` sees the decoder for its duration and gives
         // back its `Output`, which `on`'s signature keeps from borrowing
-        // the decoder or its input, and only counts and the position are
-        // written.
+        // the decoder or its input (it is `'static`), and only counts, the
+        // position and where a direct read gave up are written.
         let decoder =
             unsafe { &mut **(deserializer as *mut D).cast::<&mut Decoder<'_, Borrowed>>() };
         read.on(decoder)

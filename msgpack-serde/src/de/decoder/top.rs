@@ -30,8 +30,9 @@ impl<'s, 'de> Top<'s, 'de> {
         Top { decoder, stopped }
     }
 
-    /// The decoder behind this deserializer, for a type read whole
-    /// (`whole.rs`), and where its reader stops written after `read`.
+    /// The decoder behind this deserializer, for a type read whole or
+    /// directly (`ours.rs`), and where its reader stops written after
+    /// `read`.
     #[inline(always)]
     pub(super) fn with_decoder<T>(
         &mut self,

@@ -28,6 +28,7 @@ impl<M> Decoder<'_, M> {
             depth_left: self.depth_left,
             values_left: self.values_left,
             owed: self.owed,
+            limits: self.reader.limits(),
         };
         let rest = self.reader.remaining();
         let mut reader = DirectReader {
@@ -45,15 +46,15 @@ impl<M> Decoder<'_, M> {
 /// What a derived type read whole calls first: the value read whole
 /// when `deserializer` is our decoder and the bytes at its reader allow
 /// it (see `Decoder::whole`); `None`, nothing read, otherwise.
-#[inline(always)]
-pub fn read_whole<D, T: Whole>(deserializer: &mut D) -> Option<T> {
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn read_whole<D, T: Whole + 'static>(deserializer: &mut D) -> Option<T> {
     on_our_decoder(deserializer, ReadWhole(PhantomData))
 }
 
 /// `Decoder::whole` for a `T`.
 struct ReadWhole<T>(PhantomData<T>);
 
-impl<T: Whole> OnDecoder for ReadWhole<T> {
+impl<T: Whole + 'static> OnDecoder for ReadWhole<T> {
     type Output = T;
 
     #[inline(always)]
