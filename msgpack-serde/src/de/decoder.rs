@@ -39,6 +39,7 @@ use serde::de::{self, Visitor};
 use super::access::Items;
 use super::ext::ExtDeserializer;
 pub(super) use btree_entries::{map_fill_of, set_fill_of};
+pub(super) use numbers::{fill as fill_numbers, Number};
 pub(super) use top::Top;
 pub(super) use vec_elements::{fill_of, push_within_capacity, Fill};
 mod btree_entries;

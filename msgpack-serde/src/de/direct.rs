@@ -21,7 +21,7 @@ use msgpack_core::decode::short_str;
 use msgpack_core::{marker, IntHead, Limits, Owed, Reader};
 
 use super::cautious;
-use super::decoder::push_within_capacity;
+use super::decoder::{fill_numbers, push_within_capacity, Number};
 use super::whole::{key_len, Whole, WholeBytes};
 use crate::ser::direct::Via;
 
@@ -269,6 +269,13 @@ pub struct Elements {
 }
 
 impl Elements {
+    /// Closes the array after its elements were read and paid elsewhere
+    /// (`DirectRead::read_elements`).
+    #[inline(always)]
+    fn read(self, reader: &mut DirectReader<'_, '_>) {
+        reader.counts.depth_left += 1;
+    }
+
     /// Whether an element is left; if so, it is about to be read, and is
     /// paid from the owed count as the serde path does.
     #[inline(always)]
@@ -307,6 +314,82 @@ pub trait DirectRead: Sized {
     /// The value, from the reader, in a form our encoder writes and the
     /// limits allow; `None`, the reader left anywhere, otherwise.
     fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self>;
+
+    /// The `len` elements of an array just opened, read into `values`
+    /// (empty, with serde's reservation), each paid from the owed count
+    /// as the serde path pays it: one by one here; number types read
+    /// runs of them at once, as serde's `Vec` of them reads from our
+    /// decoder.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn read_elements(
+        reader: &mut DirectReader<'_, '_>,
+        len: u32,
+        values: &mut Vec<Self>,
+    ) -> Option<()> {
+        for _ in 0..len {
+            reader.counts.owed.pay(1);
+            push(values, Self::read_direct(reader)?);
+        }
+        Some(())
+    }
+}
+
+/// Pushes onto a vector, in room reserved one element at a time past
+/// serde's reservation.
+#[inline(always)]
+fn push<T>(values: &mut Vec<T>, value: T) {
+    if values.len() == values.capacity() {
+        values.reserve(1);
+    }
+    push_within_capacity(values, value);
+}
+
+/// The elements of an array of numbers, `len` of them, into `values`:
+/// the runs our decoder's `Vec` of numbers reads at once
+/// (`decoder/numbers.rs`), then the rest one by one. Numbers open no
+/// containers, so paying for them all at the end is paying as the serde
+/// path pays.
+#[inline(always)]
+fn read_numbers<T: Number + DirectRead>(
+    reader: &mut DirectReader<'_, '_>,
+    len: u32,
+    values: &mut Vec<T>,
+) -> Option<()> {
+    let taken = numbers(reader.rest, len as usize, values)?;
+    reader.skip(taken);
+    reader.counts.owed.pay(len as u64);
+    Some(())
+}
+
+/// The bytes `len` numbers at the front of `rest` take, read into
+/// `values`. Out of line, in a loop of its own, as the decoder's is.
+#[inline(never)]
+fn numbers<T: Number + DirectRead>(rest: &[u8], len: usize, values: &mut Vec<T>) -> Option<usize> {
+    let mut pos = 0;
+    loop {
+        pos = fill_numbers(values, rest, pos, len);
+        // Stopped by the end of the room: more room, and on.
+        if values.len() == len || values.len() < values.capacity() {
+            break;
+        }
+        values.reserve(1);
+    }
+    // What the runs left (another form, out of range, the input's last
+    // bytes): one by one. A number's read uses no limit count.
+    let mut counts = Counts {
+        depth_left: 0,
+        values_left: 0,
+        owed: Owed::new(0),
+        limits: Limits::new(),
+    };
+    let mut reader = DirectReader {
+        rest: rest.get(pos..)?,
+        counts: &mut counts,
+    };
+    while values.len() < len {
+        push(values, T::read_direct(&mut reader)?);
+    }
+    Some(rest.len() - reader.rest.len())
 }
 
 /// Integers of any form whose value the type holds, as serde's
@@ -328,6 +411,15 @@ macro_rules! integers {
                 };
                 reader.skip(head.len);
                 Some(value)
+            }
+
+            #[inline(always)]
+            fn read_elements(
+                reader: &mut DirectReader<'_, '_>,
+                len: u32,
+                values: &mut Vec<$ty>,
+            ) -> Option<()> {
+                read_numbers(reader, len, values)
             }
         }
     )*};
@@ -369,6 +461,14 @@ impl DirectRead for f32 {
         reader.skip(5);
         Some(value)
     }
+    #[inline(always)]
+    fn read_elements(
+        reader: &mut DirectReader<'_, '_>,
+        len: u32,
+        values: &mut Vec<f32>,
+    ) -> Option<()> {
+        read_numbers(reader, len, values)
+    }
 }
 
 impl DirectRead for f64 {
@@ -388,6 +488,14 @@ impl DirectRead for f64 {
         };
         reader.skip(len);
         Some(value)
+    }
+    #[inline(always)]
+    fn read_elements(
+        reader: &mut DirectReader<'_, '_>,
+        len: u32,
+        values: &mut Vec<f64>,
+    ) -> Option<()> {
+        read_numbers(reader, len, values)
     }
 }
 
@@ -446,16 +554,11 @@ impl<T: DirectRead> DirectRead for Vec<T> {
         if !T::reads_direct() {
             return None;
         }
-        let mut elements = reader.array()?;
-        let mut values = Vec::with_capacity(cautious::<T>(elements.left as usize));
-        while elements.next(reader) {
-            // Room for serde's reservation, past it one at a time.
-            if values.len() == values.capacity() {
-                values.reserve(1);
-            }
-            push_within_capacity(&mut values, T::read_direct(reader)?);
-        }
-        elements.end(reader)?;
+        let elements = reader.array()?;
+        let len = elements.left;
+        let mut values = Vec::with_capacity(cautious::<T>(len as usize));
+        T::read_elements(reader, len, &mut values)?;
+        elements.read(reader);
         Some(values)
     }
 }

@@ -29,7 +29,7 @@ use crate::de::cautious;
 use crate::Result;
 
 /// A number an array element can be read as in the loop.
-pub(super) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
+pub(in crate::de) trait Number: Copy + 'static + for<'de> Deserialize<'de> {
     /// The element a positive fixint (`byte` up to 0x7f) is: every
     /// number type holds 0 to 127 exactly, as the usual path reads them.
     /// Runs of eight are read with it (`fill`).
@@ -223,7 +223,12 @@ impl<'a, M> Decoder<'a, M> {
 /// The count and the position stay in locals: `push` would store and
 /// reload the vector's length for each element.
 #[inline(always)]
-fn fill<T: Number>(numbers: &mut Vec<T>, rest: &[u8], from: usize, len: usize) -> usize {
+pub(in crate::de) fn fill<T: Number>(
+    numbers: &mut Vec<T>,
+    rest: &[u8],
+    from: usize,
+    len: usize,
+) -> usize {
     let held = numbers.len();
     let room = numbers.spare_capacity_mut();
     let room_len = room.len().min(len - held);
