@@ -167,10 +167,38 @@ fn read_from_reader<T: DeserializeOwned + Debug>(bytes: &[u8], wrapped: bool) ->
     outcome(value.and_then(|value| de.end().map(|()| value)))
 }
 
+/// The front of `bytes` as `T` under `limits`, through what `from_slice`
+/// hands the top-level value (read directly where the derive reads so),
+/// and whether it took all of them.
+fn read_front<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits) -> (Outcome, bool) {
+    let mut len = 0;
+    let value = outcome(msgpack_serde::__private::from_slice_front::<T>(
+        bytes, limits, &mut len,
+    ));
+    let all = value.is_ok() && len == bytes.len();
+    (value, all)
+}
+
+/// The same through the wrapper.
+fn read_front_wrapped<T: DeserializeOwned + Debug>(
+    bytes: &[u8],
+    limits: Limits,
+) -> (Outcome, bool) {
+    let mut de = Deserializer::from_slice(bytes).with_limits(limits);
+    let value = serde_path_to_error::deserialize::<_, T>(&mut de);
+    let value = outcome(value.map_err(|error| error.into_inner()));
+    let all = value.is_ok() && de.end().is_ok();
+    (value, all)
+}
+
 /// `bytes` decode as `T` to the same outcome read directly and through
-/// the serde path: from a slice, under `limits`, and from a reader.
+/// the serde path: from a slice, under `limits` (the top-level value
+/// read directly too, and only the values inside it), and from a reader.
 #[track_caller]
 fn agree<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits) {
+    let direct = read_front::<T>(bytes, limits);
+    let serde = read_front_wrapped::<T>(bytes, limits);
+    assert_eq!(direct, serde, "front, {limits:?} on {bytes:02x?}");
     let serde = read::<T>(bytes, Limits::default(), true);
     let direct = outcome(msgpack_serde::from_slice::<T>(bytes));
     assert_eq!(direct, serde, "from_slice of {bytes:02x?}");
@@ -517,15 +545,19 @@ fn our_encoders_maps_are_read_directly_in_declaration_order() {
     agree::<Backwards>(&newer, Limits::default());
     // Tag order (another writer's): read by serde, to the same value.
     let tag_order = [0x83, 0x01, 0x01, 0x02, 0x02, 0x03, 0x03];
-    assert_eq!(backwards(&tag_order), (read, 2));
+    assert_eq!(backwards(&tag_order), (read.clone(), 2));
     // A field's tag among the newer fields: a repeated field, serde's error.
     let repeated = [0x84, 0x02, 0x02, 0x01, 0x01, 0x03, 0x03, 0x01, 0x05];
     let (error, _) = backwards(&repeated);
     assert_eq!(error, Err("duplicate field `a` (tag 1) at offset 0".into()));
     agree::<Backwards>(&repeated, Limits::default());
-    // A newer field too deep for the limits: serde's error.
+    // A newer field deeper than the limits allow: serde's skip checks
+    // no limit, and neither does the direct read's.
     let deep = [&[0x84][..], &bytes[1..], &[0x09, 0x91, 0x91, 0xc0]].concat();
-    agree::<Backwards>(&deep, Limits::default().max_depth(2));
+    assert_eq!(backwards(&deep), (read.clone(), 0));
+    agree::<Backwards>(&deep, Limits::default().max_depth(1));
+    let two = [&[0x92][..], &deep, &newer].concat();
+    agree::<Vec<Backwards>>(&two, Limits::default().max_depth(2).max_values(20));
 }
 
 proptest! {

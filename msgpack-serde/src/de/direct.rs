@@ -9,7 +9,8 @@
 //!
 //! The direct read takes the forms our encoder writes (keys in
 //! declaration order as the smallest integers, nils in an array's gaps;
-//! values of any width), and entries a newer writer added after them, and
+//! values of any width), and in a map the entries a newer writer added
+//! after them, and
 //! charges the limits exactly as the serde path does at the same places;
 //! any other form, or a limit the serde path would refuse, makes it give
 //! up (`None`), and the value is read again by the serde path from where
@@ -18,7 +19,7 @@
 //! `decoder/ours.rs` finds it behind the deserializer.
 
 use msgpack_core::decode::short_str;
-use msgpack_core::{marker, IntHead, Limits, Owed, Reader};
+use msgpack_core::{marker, IntHead, Owed, Reader};
 
 use super::cautious;
 use super::decoder::{fill_numbers, push_within_capacity, Number};
@@ -47,8 +48,6 @@ pub(crate) struct Counts {
     pub(crate) values_left: usize,
     /// Elements that open containers still owe.
     pub(crate) owed: Owed,
-    /// The reader's limits, for the values skipped.
-    pub(crate) limits: Limits,
 }
 
 impl<'a> DirectReader<'a, '_> {
@@ -56,16 +55,7 @@ impl<'a> DirectReader<'a, '_> {
     /// a map. `None` for any other value, or one a limit refuses.
     #[inline(always)]
     pub fn map(&mut self) -> Option<Entries> {
-        let byte = *self.rest.first()?;
-        let len = match byte {
-            marker::FIXMAP..=marker::FIXMAP_MAX => {
-                self.skip(1);
-                (byte & 0x0f) as u32
-            }
-            marker::MAP16 => self.wide_len::<2>()?,
-            marker::MAP32 => self.wide_len::<4>()?,
-            _ => return None,
-        };
+        let len = self.header([marker::FIXMAP, marker::MAP16, marker::MAP32])?;
         self.open(len, 2)?;
         Some(Entries { left: len })
     }
@@ -75,18 +65,27 @@ impl<'a> DirectReader<'a, '_> {
     /// refuses.
     #[inline(always)]
     pub fn array(&mut self) -> Option<Elements> {
-        let byte = *self.rest.first()?;
-        let len = match byte {
-            marker::FIXARRAY..=marker::FIXARRAY_MAX => {
-                self.skip(1);
-                (byte & 0x0f) as u32
-            }
-            marker::ARRAY16 => self.wide_len::<2>()?,
-            marker::ARRAY32 => self.wide_len::<4>()?,
-            _ => return None,
-        };
+        let len = self.header([marker::FIXARRAY, marker::ARRAY16, marker::ARRAY32])?;
         self.open(len, 1)?;
         Some(Elements { left: len })
+    }
+
+    /// The length a container header declares, taken with it, when its
+    /// marker is in the fix form that starts at `fix` (the length in its
+    /// low four bits), or is `wide16` or `wide32`.
+    #[inline(always)]
+    fn header(&mut self, [fix, wide16, wide32]: [u8; 3]) -> Option<u32> {
+        let byte = *self.rest.first()?;
+        if byte & 0xf0 == fix {
+            self.skip(1);
+            Some((byte & 0x0f) as u32)
+        } else if byte == wide16 {
+            self.wide_len::<2>()
+        } else if byte == wide32 {
+            self.wide_len::<4>()
+        } else {
+            None
+        }
     }
 
     /// The serde path's checks at a container of `len` items of `width`
@@ -196,7 +195,7 @@ fn long_str(rest: &[u8]) -> Option<(&str, usize)> {
 #[cold]
 #[inline(never)]
 fn skip_entries(rest: &[u8], counts: &mut Counts, left: u32, tags: &[u64]) -> Option<usize> {
-    let mut reader = Reader::with_limits(rest, counts.limits).ok()?;
+    let mut reader = Reader::new(rest);
     for _ in 0..left {
         let key = IntHead::read(reader.remaining())?;
         if key.negative || tags.contains(&key.value) {
@@ -234,7 +233,7 @@ impl Entries {
     }
 
     /// Closes the map once every entry was read; `None` with entries left
-    /// (keys the type does not have, or not in tag order).
+    /// (keys the type does not have, or not in declaration order).
     #[inline(always)]
     pub fn end(self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
         if self.left != 0 {
@@ -248,9 +247,10 @@ impl Entries {
 impl Entries {
     /// Closes the map after the entries left, each skipped as the serde
     /// path skips an unknown field (`deserialize_ignored_any`: the value
-    /// walked, under the reader's limits, charging nothing) when its key
-    /// is an unsigned integer that is none of `tags`; `None` for any
-    /// other key (a name, or a field's tag out of place or repeated).
+    /// walked by `Reader::skip`, which checks no limit, charging nothing)
+    /// when its key is an unsigned integer that is none of `tags`; `None`
+    /// for any other key (a name, or a field's tag out of place or
+    /// repeated).
     #[inline(always)]
     pub fn skip_unknown(mut self, reader: &mut DirectReader<'_, '_>, tags: &[u64]) -> Option<()> {
         if self.left != 0 {
@@ -380,7 +380,6 @@ fn numbers<T: Number + DirectRead>(rest: &[u8], len: usize, values: &mut Vec<T>)
         depth_left: 0,
         values_left: 0,
         owed: Owed::new(0),
-        limits: Limits::new(),
     };
     let mut reader = DirectReader {
         rest: rest.get(pos..)?,
@@ -390,6 +389,20 @@ fn numbers<T: Number + DirectRead>(rest: &[u8], len: usize, values: &mut Vec<T>)
         push(values, T::read_direct(&mut reader)?);
     }
     Some(rest.len() - reader.rest.len())
+}
+
+/// A number type's `read_elements`: runs at once ([`read_numbers`]).
+macro_rules! in_runs {
+    () => {
+        #[inline(always)]
+        fn read_elements(
+            reader: &mut DirectReader<'_, '_>,
+            len: u32,
+            values: &mut Vec<Self>,
+        ) -> Option<()> {
+            read_numbers(reader, len, values)
+        }
+    };
 }
 
 /// Integers of any form whose value the type holds, as serde's
@@ -413,14 +426,7 @@ macro_rules! integers {
                 Some(value)
             }
 
-            #[inline(always)]
-            fn read_elements(
-                reader: &mut DirectReader<'_, '_>,
-                len: u32,
-                values: &mut Vec<$ty>,
-            ) -> Option<()> {
-                read_numbers(reader, len, values)
-            }
+            in_runs!();
         }
     )*};
 }
@@ -461,14 +467,8 @@ impl DirectRead for f32 {
         reader.skip(5);
         Some(value)
     }
-    #[inline(always)]
-    fn read_elements(
-        reader: &mut DirectReader<'_, '_>,
-        len: u32,
-        values: &mut Vec<f32>,
-    ) -> Option<()> {
-        read_numbers(reader, len, values)
-    }
+
+    in_runs!();
 }
 
 impl DirectRead for f64 {
@@ -489,14 +489,8 @@ impl DirectRead for f64 {
         reader.skip(len);
         Some(value)
     }
-    #[inline(always)]
-    fn read_elements(
-        reader: &mut DirectReader<'_, '_>,
-        len: u32,
-        values: &mut Vec<f64>,
-    ) -> Option<()> {
-        read_numbers(reader, len, values)
-    }
+
+    in_runs!();
 }
 
 impl DirectRead for String {

@@ -125,14 +125,14 @@ fn struct_read(cont: &Container<'_>, fields: &[Field<'_>]) -> (TokenStream, Toke
         #private::Some(#ident { #(#members),* })
     };
     // A struct read whole is read so here too, its fields one by one
-    // only from bytes in another form: out of line, so that a vector's
-    // loop over the whole reads stays small.
+    // only from bytes in another form (a field left out, a peer's
+    // widths): out of line, so that a vector's loop over the whole reads
+    // stays small.
     let read = match whole::fields(cont) {
         Some(_) => quote! {
             if let #private::Some(__value) = __reader.whole::<Self>() {
                 return #private::Some(__value);
             }
-            #[cold]
             #[inline(never)]
             fn __read_fields(__reader: &mut #private::DirectReader<'_, '_>) -> #private::Option<#ident> {
                 use #private::{ViaDirectRead as _, ViaNotDirectRead as _};

@@ -28,7 +28,6 @@ impl<M> Decoder<'_, M> {
             depth_left: self.depth_left,
             values_left: self.values_left,
             owed: self.owed,
-            limits: self.reader.limits(),
         };
         let rest = self.reader.remaining();
         let mut reader = DirectReader {
