@@ -1,21 +1,20 @@
 //! Types read directly: what `#[derive(MsgPack)]` implements for a
 //! struct or unit enum whose fields are all of types read so (integers,
 //! floats, booleans, strings, `Option`s and `Vec`s of them, other such
-//! derived types). Our decoder hands such a type a [`DirectReader`], a
-//! copy of its reader and limit counts held in locals, and the type reads
-//! itself in one pass, field after field in the order our encoder writes
-//! them, with the position in a register rather than stored and loaded
-//! back around each field's serde call.
+//! derived types). Our decoder hands such a type a [`DirectReader`], the
+//! rest of its input in a local and its limit counts behind a reference,
+//! and the type reads itself in one pass, field after field in the order
+//! our encoder writes them, with the position in a register rather than
+//! stored and loaded back around each field's serde call.
 //!
 //! The direct read takes the forms our encoder writes (keys in
 //! declaration order as the smallest integers, nils in an array's gaps;
 //! values of any width), and in a map the entries a newer writer added
-//! after them, and
-//! charges the limits exactly as the serde path does at the same places;
-//! any other form, or a limit the serde path would refuse, makes it give
-//! up (`None`), and the value is read again by the serde path from where
-//! it started, which decides the value and every error.
-//! `decoder/direct.rs` hands a type our decoder's bytes, when
+//! after them, and charges the limits exactly as the serde path does at
+//! the same places; any other form, or a limit the serde path would
+//! refuse, makes it give up (`None`), and the value is read again by the
+//! serde path from where it started, which decides the value and every
+//! error. `decoder/direct.rs` hands a type our decoder's bytes, when
 //! `decoder/ours.rs` finds it behind the deserializer.
 
 use msgpack_core::decode::short_str;

@@ -1,6 +1,6 @@
 //! Our decoder behind a deserializer, found for a type read directly
-//! (`de/direct.rs`): the type reads itself from a copy of the reader and
-//! the limit counts, written back when it succeeds; when it gives up,
+//! (`de/direct.rs`): the type reads itself from the rest of the input and
+//! a copy of the limit counts, taken back when it succeeds; when it gives up,
 //! nothing is read and the serde path decodes the value and reports
 //! every error, at its offset. So a value, and every error, are the serde
 //! path's, which `tests/tests/derive_direct_read.rs` checks.
@@ -38,8 +38,8 @@ impl<M> Decoder<'_, M> {
             self.direct_from = self.reader.input().len() - left;
             return None;
         };
-        // A value read whole pays back the elements it claims, and closes
-        // the containers it opens.
+        // A value read directly pays back the elements it claims, and
+        // closes the containers it opens.
         debug_assert_eq!(
             (counts.owed, counts.depth_left),
             (self.owed, self.depth_left)
