@@ -560,6 +560,51 @@ fn our_encoders_maps_are_read_directly_in_declaration_order() {
     agree::<Vec<Backwards>>(&two, Limits::default().max_depth(2).max_values(20));
 }
 
+/// Array form: `Counted` at position 1, a gap at 0.
+#[derive(MsgPack, Debug, PartialEq)]
+#[msgpack(array)]
+struct Positions {
+    #[msgpack(tag = 1)]
+    a: Counted,
+    #[msgpack(tag = 2)]
+    b: Option<u8>,
+}
+
+#[test]
+fn a_newer_writers_positions_past_ours_are_skipped_directly() {
+    let read = |bytes: &[u8]| {
+        SERDE_READS.set(0);
+        let value = outcome(msgpack_serde::from_slice::<Positions>(bytes));
+        (value, SERDE_READS.get())
+    };
+    let value: Outcome = Ok(format!(
+        "{:?}",
+        Positions {
+            a: Counted(7),
+            b: Some(8)
+        }
+    ));
+    let ours = msgpack_serde::to_vec(&Positions {
+        a: Counted(7),
+        b: Some(8),
+    })
+    .unwrap();
+    assert_eq!(ours, [0x93, 0xc0, 0x07, 0x08]);
+    assert_eq!(read(&ours), (value.clone(), 0));
+    // Two more positions, an array and a string: skipped, still directly.
+    let newer = [0x95, 0xc0, 0x07, 0x08, 0x91, 0xc3, 0xa1, b'x'];
+    assert_eq!(read(&newer), (value.clone(), 0));
+    agree::<Positions>(&newer, Limits::default());
+    agree::<Vec<Positions>>(&[&[0x92][..], &newer, &ours].concat(), Limits::default());
+    // A value in the gap at 0: read by serde, to the same value.
+    let in_gap = [0x93, 0x01, 0x07, 0x08];
+    assert_eq!(read(&in_gap), (value, 1));
+    // A reserved marker past ours: serde's error.
+    let reserved = [0x94, 0xc0, 0x07, 0x08, 0xc1];
+    agree::<Positions>(&reserved, Limits::default());
+    assert!(read(&reserved).0.is_err());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

@@ -9,8 +9,8 @@
 //!
 //! The direct read takes the forms our encoder writes (keys in
 //! declaration order as the smallest integers, nils in an array's gaps;
-//! values of any width), and in a map the entries a newer writer added
-//! after them, and charges the limits exactly as the serde path does at
+//! values of any width), and the fields a newer writer added after them,
+//! and charges the limits exactly as the serde path does at
 //! the same places; any other form, or a limit the serde path would
 //! refuse, makes it give up (`None`), and the value is read again by the
 //! serde path from where it started, which decides the value and every
@@ -297,6 +297,20 @@ impl Elements {
         reader.counts.depth_left += 1;
         Some(())
     }
+
+    /// Closes the array after the elements left (a newer writer's fields
+    /// past ours), each skipped as the serde path skips a position no
+    /// field has (`deserialize_ignored_any`: the value walked by
+    /// `Reader::skip`, which checks no limit, charging nothing).
+    #[inline(always)]
+    pub fn skip_rest(mut self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
+        if self.left != 0 {
+            let len = skip_elements(reader.rest, reader.counts, self.left)?;
+            reader.skip(len);
+            self.left = 0;
+        }
+        self.end(reader)
+    }
 }
 
 /// A type read directly: what `#[derive(MsgPack)]` implements for a
@@ -388,6 +402,20 @@ fn numbers<T: Number + DirectRead>(rest: &[u8], len: usize, values: &mut Vec<T>)
         push(values, T::read_direct(&mut reader)?);
     }
     Some(rest.len() - reader.rest.len())
+}
+
+/// The bytes that `left` elements at the front of `rest` take, each
+/// paid from the owed count as it is reached (see
+/// `Elements::skip_rest`).
+#[cold]
+#[inline(never)]
+fn skip_elements(rest: &[u8], counts: &mut Counts, left: u32) -> Option<usize> {
+    let mut reader = Reader::new(rest);
+    for _ in 0..left {
+        counts.owed.pay(1);
+        reader.skip().ok()?;
+    }
+    Some(reader.position())
 }
 
 /// A number type's `read_elements`: runs at once ([`read_numbers`]).

@@ -112,7 +112,7 @@ fn struct_read(cont: &Container<'_>, fields: &[Field<'_>]) -> (TokenStream, Toke
     });
     let keeps_unknown = fields.iter().any(|f| f.attrs.unknown.is_some());
     let body = match cont.attrs.array {
-        Some(_) => array_body(cont, &private, &wire, &via),
+        Some(_) => array_body(cont, &private, &wire, &via, keeps_unknown),
         None => map_body(&private, &wire, &via, keeps_unknown),
     };
     let unknown = keeps_unknown.then(|| quote!(let __unknown = #private::UnknownFields::new();));
@@ -177,12 +177,14 @@ fn map_body(
 
 /// An array indexed by tag: a nil at each gap, each field at its tag (a
 /// nil there the field left out, unless it is always written), the array
-/// ending anywhere; then no element left.
+/// ending anywhere; then the elements left (a newer writer's fields),
+/// skipped as the serde path skips them, unless the struct keeps them.
 fn array_body(
     cont: &Container<'_>,
     private: &TokenStream,
     wire: &[(usize, &Field<'_>)],
     via: &dyn Fn(&syn::Type) -> TokenStream,
+    keeps_unknown: bool,
 ) -> TokenStream {
     let mut by_tag = wire.to_vec();
     by_tag.sort_by_key(|(_, field)| field.tag());
@@ -215,12 +217,16 @@ fn array_body(
         });
         next = tag.saturating_add(1);
     }
+    let end = match keeps_unknown {
+        true => quote!(__elements.end(__reader)?;),
+        false => quote!(__elements.skip_rest(__reader)?;),
+    };
     quote! {
         let mut __elements = __reader.array()?;
         '__read: {
             #(#reads)*
         }
-        __elements.end(__reader)?;
+        #end
     }
 }
 
