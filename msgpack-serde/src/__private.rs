@@ -9,11 +9,13 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::schema::{Describe, FieldDef, Presence, Registry, Shape};
+use crate::schema::{Describe, FieldDef, Payload, Presence, Registry, Shape, VariantDef};
 
 /// The schema module, and the helpers derived `Schema` impls call.
 pub mod schema {
-    pub use super::{field, fields, FieldSpec, Probe, ViaDescribe, ViaTypeName};
+    pub use super::{
+        field, fields, variants, FieldSpec, Probe, VariantSpec, ViaDescribe, ViaTypeName,
+    };
     pub use crate::schema::*;
 }
 pub use crate::de::{
@@ -436,8 +438,6 @@ impl<T: ?Sized> Probe<T> {
 
 pub trait ViaDescribe {
     fn shape(&self, registry: &mut Registry) -> Shape;
-    /// [`shape`](Self::shape) as a function, for a table.
-    fn shape_fn(&self) -> fn(&mut Registry) -> Shape;
 }
 
 // For the receiver `&&Probe<T>`, method lookup first tries methods whose
@@ -445,30 +445,19 @@ pub trait ViaDescribe {
 // when `T: Describe`. Only then does it deref to `&Probe<T>` and find
 // `ViaTypeName` on `Probe<T>`.
 impl<T: Describe + ?Sized> ViaDescribe for &Probe<T> {
+    #[inline(always)]
     fn shape(&self, registry: &mut Registry) -> Shape {
         T::shape(registry)
-    }
-
-    #[inline(always)]
-    fn shape_fn(&self) -> fn(&mut Registry) -> Shape {
-        T::shape
     }
 }
 
 pub trait ViaTypeName {
     fn shape(&self, registry: &mut Registry) -> Shape;
-    /// [`shape`](Self::shape) as a function, for a table.
-    fn shape_fn(&self) -> fn(&mut Registry) -> Shape;
 }
 
 impl<T: ?Sized> ViaTypeName for Probe<T> {
     fn shape(&self, _: &mut Registry) -> Shape {
         Shape::Other(type_name::<T>().to_string())
-    }
-
-    #[inline(always)]
-    fn shape_fn(&self) -> fn(&mut Registry) -> Shape {
-        |_| Shape::Other(type_name::<T>().to_string())
     }
 }
 
@@ -478,9 +467,10 @@ pub fn default_bytes<T: Serialize>(value: T) -> Option<Vec<u8>> {
 }
 
 /// A derived field as the derive describes it, in a table of constants
-/// (the shape and the default are functions): [`fields`] builds the
-/// definitions from it, so that a type's `Schema` impl is a table and one
-/// call rather than code for each field.
+/// (the shape and the default are functions, closures that capture
+/// nothing): [`fields`] builds the definitions from it, so that a type's
+/// `Schema` impl is a table in read-only data, promoted as a constant,
+/// and one call rather than code for each field.
 #[allow(missing_debug_implementations)]
 pub struct FieldSpec {
     pub name: &'static str,
@@ -507,6 +497,32 @@ pub fn fields(registry: &mut Registry, specs: &[FieldSpec]) -> Vec<FieldDef> {
                 spec.omit_default,
                 default,
             )
+        })
+        .collect()
+}
+
+/// A derived enum's variant as the derive describes it, in a table of
+/// constants as [`FieldSpec`]s are: `payload` is `None` for a unit.
+#[allow(missing_debug_implementations)]
+pub struct VariantSpec {
+    pub name: &'static str,
+    pub tag: u64,
+    pub payload: Option<fn(&mut Registry) -> Payload>,
+    pub other: bool,
+}
+
+/// The definitions of a derived enum's variants, from its table, in order.
+#[inline(never)]
+pub fn variants(registry: &mut Registry, specs: &[VariantSpec]) -> Vec<VariantDef> {
+    specs
+        .iter()
+        .map(|spec| VariantDef {
+            name: spec.name.into(),
+            tag: spec.tag,
+            payload: spec
+                .payload
+                .map_or(Payload::Unit, |payload| payload(registry)),
+            other: spec.other,
         })
         .collect()
 }

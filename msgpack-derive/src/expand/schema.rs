@@ -46,20 +46,29 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
                 let other = variant.attrs.other.is_some();
                 let shapes: Vec<_> = variant.fields.iter().map(|f| shape_of(&schema, f.ty)).collect();
                 let payload = match variant.style {
-                    Style::Unit => quote!(#schema::Payload::Unit),
-                    Style::Tuple if shapes.len() == 1 => quote!(#schema::Payload::Newtype(#(#shapes)*)),
-                    Style::Tuple => quote!(#schema::Payload::Tuple(::std::vec![#(#shapes),*])),
+                    Style::Unit => None,
+                    Style::Tuple if shapes.len() == 1 => Some(quote!(#schema::Payload::Newtype(#(#shapes)*))),
+                    Style::Tuple => Some(quote!(#schema::Payload::Tuple(::std::vec![#(#shapes),*]))),
                     Style::Named => {
                         let fields = field_defs(cont, &variant.fields);
-                        quote!(#schema::Payload::Struct(#fields))
+                        Some(quote!(#schema::Payload::Struct(#fields)))
                     }
                 };
+                let payload = match payload {
+                    None => quote!(#krate::__private::None),
+                    Some(payload) => quote! {
+                        #krate::__private::Some(|__registry: &mut #schema::Registry| #payload)
+                    },
+                };
                 quote! {
-                    #schema::VariantDef { name: #name.into(), tag: #tag, payload: #payload, other: #other }
+                    #schema::VariantSpec { name: #name, tag: #tag, payload: #payload, other: #other }
                 }
             });
             quote! {
-                #schema::TypeDef::Enum { variants: ::std::vec![#(#variants),*], reserved: #reserved }
+                #schema::TypeDef::Enum {
+                    variants: #schema::variants(__registry, &[#(#variants),*]),
+                    reserved: #reserved,
+                }
             }
         }
     };
@@ -84,7 +93,10 @@ pub fn expand(cont: &Container<'_>) -> TokenStream {
     }
 }
 
-/// The shape of `ty`, found at run time by autoref specialization.
+/// The shape of `ty`, found at compile time by autoref specialization,
+/// built from `__registry`. In the closures of a table (a field's shape,
+/// a variant's payload): closures that capture nothing keep the table a
+/// constant, promoted to read-only data.
 fn shape_of(schema: &TokenStream, ty: &syn::Type) -> TokenStream {
     quote!((&&#schema::Probe::<#ty>::new()).shape(__registry))
 }
@@ -96,7 +108,7 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         let name = &field.name;
         let tag = field.tag();
         let ty = field.ty;
-        let shape = quote!((&&#schema::Probe::<#ty>::new()).shape_fn());
+        let shape = shape_of(&schema, ty);
         // `default = "path"` on an `Option` reads absent as `path()`.
         let optional = field.is_option() && !matches!(field.attrs.default, FieldDefault::Path(_));
         let defaulted = !optional
@@ -115,7 +127,7 @@ fn field_defs(cont: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
             #schema::FieldSpec {
                 name: #name,
                 tag: #tag,
-                shape: #shape,
+                shape: |__registry: &mut #schema::Registry| #shape,
                 presence: #schema::Presence::#presence,
                 omit_default: #omit_default,
                 default: #default,
