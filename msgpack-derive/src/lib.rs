@@ -14,6 +14,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod self_type;
 mod symbol;
 
 use proc_macro::TokenStream;
@@ -27,6 +28,7 @@ pub fn derive_msgpack(input: TokenStream) -> TokenStream {
 }
 
 fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
+    let input = &self_type::replace_self(input);
     let cx = ctxt::Ctxt::new();
     let container = attr::Container::from_ast(&cx, input);
     if let Some(container) = &container {

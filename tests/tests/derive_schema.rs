@@ -879,3 +879,80 @@ fn defaults_of_generic_types_and_with_fields_are_in_the_document() {
     let written = msgpack_serde::to_vec(&defaults::Swapped { size: 3, zero: 0 }).unwrap();
     assert_eq!(written, [0x82, 0x01, 0xcd, 0x03, 0x00, 0x02, 0x00]);
 }
+
+/// Field types spelled with `Self`, in a struct and in an enum's
+/// variants: their shapes name the type itself.
+mod spelled_self {
+    use msgpack_serde::MsgPack;
+
+    #[derive(MsgPack, Debug)]
+    pub struct Tree {
+        #[msgpack(tag = 1)]
+        pub children: Vec<Self>,
+    }
+
+    /// `Self` in a length: an expression's path.
+    #[derive(MsgPack, Debug, PartialEq)]
+    pub struct Id {
+        #[msgpack(tag = 1)]
+        pub bytes: [u8; Self::LEN],
+    }
+
+    impl Id {
+        pub const LEN: usize = 2;
+    }
+
+    #[derive(MsgPack, Debug)]
+    pub enum Expr {
+        #[msgpack(tag = 1)]
+        Neg(Box<Self>),
+        #[msgpack(tag = 2)]
+        Sum {
+            #[msgpack(tag = 1)]
+            terms: Vec<Self>,
+        },
+        #[msgpack(tag = 3)]
+        Zero,
+    }
+}
+
+#[test]
+fn fields_spelled_with_self_name_the_type() {
+    use serde_json::json;
+    use spelled_self::{Expr, Tree};
+
+    let tree = serde_json::to_value(Tree::schema()).unwrap();
+    let tree_shape = &tree["types"]["Tree"]["fields"][0]["shape"];
+    assert_eq!(*tree_shape, json!({"array": {"named": "Tree"}}));
+    let expr = serde_json::to_value(Expr::schema()).unwrap();
+    let variants = &expr["types"]["Expr"]["variants"];
+    assert_eq!(
+        variants[0]["payload"],
+        json!({"newtype": {"named": "Expr"}})
+    );
+    let terms = &variants[1]["payload"]["struct"][0]["shape"];
+    assert_eq!(*terms, json!({"array": {"named": "Expr"}}));
+    assert_eq!(variants[2]["payload"], "unit");
+
+    // And the values go through the wire and back.
+    let tree = Tree {
+        children: vec![Tree { children: vec![] }],
+    };
+    let bytes = msgpack_serde::to_vec(&tree).unwrap();
+    assert_eq!(bytes, [0x81, 0x01, 0x91, 0x81, 0x01, 0x90]);
+    let read: Tree = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(format!("{read:?}"), format!("{tree:?}"));
+    let expr = Expr::Neg(Box::new(Expr::Sum {
+        terms: vec![Expr::Zero],
+    }));
+    let bytes = msgpack_serde::to_vec(&expr).unwrap();
+    let read: Expr = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(format!("{read:?}"), format!("{expr:?}"));
+    let id = spelled_self::Id { bytes: [7, 8] };
+    let bytes = msgpack_serde::to_vec(&id).unwrap();
+    assert_eq!(bytes, [0x81, 0x01, 0x92, 0x07, 0x08]);
+    assert_eq!(
+        msgpack_serde::from_slice::<spelled_self::Id>(&bytes).unwrap(),
+        id
+    );
+}
