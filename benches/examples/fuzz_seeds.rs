@@ -24,7 +24,7 @@ use std::path::Path;
 use msgpack_benches::fixtures;
 use msgpack_benches::model::{array, plain, tagged, Convert};
 use msgpack_serde::{msgpack, to_vec, to_vec_compact, Timestamp, UnknownFields, Value};
-use types::{Address, Auth, Customer, Kind, Line, Order, Param, Plain, Request, Status};
+use types::{Address, Auth, Customer, Kind, Line, Order, Param, Plain, Request, Status, Tally};
 
 /// A named seed.
 type Seed = (String, Vec<u8>);
@@ -274,7 +274,24 @@ fn orders() -> Vec<Seed> {
             "order-lines-as-maps",
             to_vec(&lines_as_array_of_maps).unwrap(),
         ),
+        seed("tallies", to_vec(&tallies()).unwrap()),
     ]
+}
+
+/// `Tally`s: wide integers, a two-byte character, a `Box`.
+fn tallies() -> Vec<Tally> {
+    let last = Tally {
+        count: 0,
+        shift: isize::MIN,
+        mark: 'x',
+        next: None,
+    };
+    vec![Tally {
+        count: 1 << 40,
+        shift: -5,
+        mark: 'é',
+        next: Some(Box::new(last)),
+    }]
 }
 
 fn request() -> Request<'static> {

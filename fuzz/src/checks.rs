@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::budget;
 use super::types::{
     serde_path, Customer, ElementByElement, Line, Order, Plain, Point, Request, Segment, Span,
+    Tally,
 };
 
 /// Memory that any decode may use whatever its input.
@@ -503,6 +504,7 @@ pub fn from_slice_derived(data: &[u8]) {
     direct_reads_agree::<Customer>("Customer", data);
     direct_reads_agree::<Vec<Line>>("Vec<Line>", data);
     direct_reads_agree::<(Customer, Vec<Customer>)>("(Customer, Vec<Customer>)", data);
+    direct_reads_agree::<Vec<Tally>>("Vec<Tally>", data);
     whole_reads_agree::<Vec<Point>, Vec<serde_path::Point>>(data);
     whole_reads_agree::<(Point, Vec<Span>), (serde_path::Point, Vec<serde_path::Span>)>(data);
     whole_reads_agree::<Vec<Segment>, Vec<serde_path::Segment>>(data);

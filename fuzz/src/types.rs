@@ -76,6 +76,20 @@ pub struct Line {
     pub unknown: UnknownFields,
 }
 
+/// The other scalar types read directly (`usize`, `isize`, `char`),
+/// recursive through a `Box`.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+pub struct Tally {
+    #[msgpack(tag = 1)]
+    pub count: usize,
+    #[msgpack(tag = 2)]
+    pub shift: isize,
+    #[msgpack(tag = 3)]
+    pub mark: char,
+    #[msgpack(tag = 4)]
+    pub next: Option<Box<Tally>>,
+}
+
 #[derive(MsgPack, Debug, Clone, PartialEq)]
 pub enum Status {
     #[msgpack(tag = 1)]

@@ -92,6 +92,8 @@ fn agree_for_every_number_type(bytes: &[u8], limits: Limits) -> Result<(), TestC
     agree::<u16>(bytes, limits)?;
     agree::<u32>(bytes, limits)?;
     agree::<u64>(bytes, limits)?;
+    agree::<isize>(bytes, limits)?;
+    agree::<usize>(bytes, limits)?;
     agree::<f32>(bytes, limits)?;
     agree::<f64>(bytes, limits)
 }
@@ -200,6 +202,8 @@ valid_arrays! {
     arrays_of_u16_read_alike: u16,
     arrays_of_u32_read_alike: u32,
     arrays_of_u64_read_alike: u64,
+    arrays_of_isize_read_alike: isize,
+    arrays_of_usize_read_alike: usize,
     arrays_of_f32_read_alike: f32,
     arrays_of_f64_read_alike: f64,
 }

@@ -50,6 +50,12 @@ struct Item {
     flags: Vec<bool>,
     #[msgpack(tag = 5)]
     delta: i16,
+    #[msgpack(tag = 6)]
+    position: usize,
+    #[msgpack(tag = 7)]
+    offset: isize,
+    #[msgpack(tag = 8)]
+    initial: char,
 }
 
 /// Array form: gaps at 0 and 2, a field left out at its default (nil at
@@ -69,6 +75,15 @@ struct Row {
     byte: u8,
     #[msgpack(tag = 7)]
     wide: i32,
+}
+
+/// Recursive, through a `Box`.
+#[derive(MsgPack, Debug, Clone, PartialEq)]
+struct Chain {
+    #[msgpack(tag = 1)]
+    value: u8,
+    #[msgpack(tag = 2)]
+    next: Option<Box<Chain>>,
 }
 
 /// Recursive, through a `Vec`.
@@ -134,6 +149,10 @@ struct Order {
     /// A five-byte key.
     #[msgpack(tag = 70000)]
     weight: f32,
+    #[msgpack(tag = 13)]
+    parent: Option<Box<Item>>,
+    #[msgpack(tag = 14)]
+    chain: Chain,
 }
 
 /// What a decode gave: the value's `Debug` (NaN equal to itself), or the
@@ -221,6 +240,7 @@ fn agree_all(bytes: &[u8], limits: Limits) {
     agree::<Row>(bytes, limits);
     agree::<Vec<Row>>(bytes, limits);
     agree::<Tree>(bytes, limits);
+    agree::<Chain>(bytes, limits);
     agree::<Status>(bytes, limits);
     agree::<Vec<Kind>>(bytes, limits);
     agree::<Pair>(bytes, limits);
@@ -234,14 +254,22 @@ fn item() -> impl Strategy<Value = Item> {
         any::<Option<u64>>(),
         vec(any::<bool>(), 0..4),
         any::<i16>(),
+        any::<usize>(),
+        any::<isize>(),
+        any::<char>(),
     )
-        .prop_map(|(sku, quantity, discount, flags, delta)| Item {
-            sku,
-            quantity,
-            discount,
-            flags,
-            delta,
-        })
+        .prop_map(
+            |(sku, quantity, discount, flags, delta, position, offset, initial)| Item {
+                sku,
+                quantity,
+                discount,
+                flags,
+                delta,
+                position,
+                offset,
+                initial,
+            },
+        )
 }
 
 fn row() -> impl Strategy<Value = Row> {
@@ -261,6 +289,16 @@ fn row() -> impl Strategy<Value = Row> {
             byte,
             wide,
         })
+}
+
+fn chain() -> impl Strategy<Value = Chain> {
+    vec(any::<u8>(), 1..5).prop_map(|values| {
+        let mut next = None;
+        for &value in values.iter().rev() {
+            next = Some(Box::new(Chain { value, next }));
+        }
+        *next.unwrap()
+    })
 }
 
 fn tree() -> impl Strategy<Value = Tree> {
@@ -289,6 +327,8 @@ prop_compose! {
         bytes in vec(any::<u8>(), 0..5),
         balance in any::<i64>(),
         weight in any::<f32>(),
+        parent in proptest::option::of(item()),
+        chain in chain(),
     ) -> Order {
         Order {
             id,
@@ -305,6 +345,8 @@ prop_compose! {
             bytes,
             balance,
             weight,
+            parent: parent.map(Box::new),
+            chain,
         }
     }
 }
@@ -362,6 +404,7 @@ fn encodings(order: &Order) -> Vec<Vec<u8>> {
         msgpack_serde::to_vec(&order.items).unwrap(),
         msgpack_serde::to_vec(&order.rows).unwrap(),
         msgpack_serde::to_vec(&order.tree).unwrap(),
+        msgpack_serde::to_vec(&order.chain).unwrap(),
     ]
 }
 
@@ -376,6 +419,9 @@ fn example() -> Order {
             discount: None,
             flags: vec![true, false],
             delta: -200,
+            position: 1 << 40,
+            offset: -70_000,
+            initial: 'é',
         }],
         rows: vec![Row {
             small: -3,
@@ -406,6 +452,14 @@ fn example() -> Order {
         bytes: vec![1, 200],
         balance: -1,
         weight: 2.0,
+        parent: None,
+        chain: Chain {
+            value: 1,
+            next: Some(Box::new(Chain {
+                value: 2,
+                next: None,
+            })),
+        },
     }
 }
 
@@ -474,6 +528,8 @@ fn other_forms_take_the_serde_path() {
 thread_local! {
     /// How many `Counted` values serde read on this thread.
     static SERDE_READS: Cell<usize> = const { Cell::new(0) };
+    /// How many `Counted` values were read directly on this thread.
+    static DIRECT_READS: Cell<usize> = const { Cell::new(0) };
 }
 
 /// A byte that counts its reads through serde: none when the struct
@@ -487,6 +543,7 @@ impl DirectRead for Counted {
     }
 
     fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self> {
+        DIRECT_READS.set(DIRECT_READS.get() + 1);
         u8::read_direct(reader).map(Counted)
     }
 }
@@ -631,4 +688,64 @@ proptest! {
             agree_all(&changed, limits);
         }
     }
+}
+
+/// Not read directly: `u128` is not.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Opaque {
+    #[msgpack(tag = 1)]
+    wide: u128,
+}
+
+/// Holds types that are not read directly behind a `Vec` and a `Box`.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Holder {
+    #[msgpack(tag = 1)]
+    first: Counted,
+    #[msgpack(tag = 2)]
+    many: Vec<Opaque>,
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct BoxHolder {
+    #[msgpack(tag = 1)]
+    first: Counted,
+    #[msgpack(tag = 2)]
+    one: Box<Opaque>,
+}
+
+/// How many `Counted` were read directly and through serde decoding `T`.
+fn reads<T: DeserializeOwned + Debug>(bytes: &[u8]) -> (Outcome, usize, usize) {
+    SERDE_READS.set(0);
+    DIRECT_READS.set(0);
+    let value = outcome(msgpack_serde::from_slice::<T>(bytes));
+    (value, DIRECT_READS.get(), SERDE_READS.get())
+}
+
+#[test]
+fn a_struct_holding_a_type_not_read_directly_is_not_tried() {
+    let holder = Holder {
+        first: Counted(1),
+        many: vec![Opaque { wide: 2 }],
+    };
+    let bytes = msgpack_serde::to_vec(&holder).unwrap();
+    assert_eq!(bytes, [0x82, 0x01, 0x01, 0x02, 0x91, 0x81, 0x01, 0x02]);
+    assert_eq!(reads::<Holder>(&bytes), (Ok(format!("{holder:?}")), 0, 1));
+    let boxed = BoxHolder {
+        first: Counted(1),
+        one: Box::new(Opaque { wide: 2 }),
+    };
+    let bytes = msgpack_serde::to_vec(&boxed).unwrap();
+    assert_eq!(reads::<BoxHolder>(&bytes), (Ok(format!("{boxed:?}")), 0, 1));
+    // Types that are, behind the same: read directly.
+    let backwards = Backwards {
+        b: Counted(2),
+        a: 1,
+        c: None,
+    };
+    let bytes = msgpack_serde::to_vec(&vec![backwards]).unwrap();
+    let (_, direct, serde) = reads::<Vec<Backwards>>(&bytes);
+    assert_eq!((direct, serde), (1, 0));
+    let (_, direct, serde) = reads::<Box<Backwards>>(&bytes[1..]);
+    assert_eq!((direct, serde), (1, 0));
 }

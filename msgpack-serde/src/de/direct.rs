@@ -1,7 +1,7 @@
 //! Types read directly: what `#[derive(MsgPack)]` implements for a
 //! struct or unit enum whose fields are all of types read so (integers,
-//! floats, booleans, strings, `Option`s and `Vec`s of them, other such
-//! derived types). Our decoder hands such a type a [`DirectReader`], the
+//! floats, booleans, strings, characters, `Option`s, `Vec`s and `Box`es
+//! of them, other such derived types: `direct/types.rs`). Our decoder hands such a type a [`DirectReader`], the
 //! rest of its input in a local and its limit counts behind a reference,
 //! and the type reads itself in one pass, field after field in the order
 //! our encoder writes them, with the position in a register rather than
@@ -20,10 +20,11 @@
 use msgpack_core::decode::short_str;
 use msgpack_core::{marker, IntHead, Owed, Reader};
 
-use super::cautious;
-use super::decoder::{fill_numbers, push_within_capacity, Number};
+use super::decoder::push_within_capacity;
 use super::whole::{key_len, Whole, WholeBytes};
 use crate::ser::direct::Via;
+
+mod types;
 
 /// The bytes left at our decoder's reader, in a local of the read, and
 /// its limit counts, copied for a direct read and written back when it
@@ -52,7 +53,8 @@ pub(crate) struct Counts {
 impl<'a> DirectReader<'a, '_> {
     /// The header of a map: its entries, opened as the serde path opens
     /// a map. `None` for any other value, or one a limit refuses.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn map(&mut self) -> Option<Entries> {
         let len = self.header([marker::FIXMAP, marker::MAP16, marker::MAP32])?;
         self.open(len, 2)?;
@@ -62,7 +64,8 @@ impl<'a> DirectReader<'a, '_> {
     /// The header of an array: its elements, opened as the serde path
     /// opens an array. `None` for any other value, or one a limit
     /// refuses.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn array(&mut self) -> Option<Elements> {
         let len = self.header([marker::FIXARRAY, marker::ARRAY16, marker::ARRAY32])?;
         self.open(len, 1)?;
@@ -72,7 +75,8 @@ impl<'a> DirectReader<'a, '_> {
     /// The length a container header declares, taken with it, when its
     /// marker is in the fix form that starts at `fix` (the length in its
     /// low four bits), or is `wide16` or `wide32`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn header(&mut self, [fix, wide16, wide32]: [u8; 3]) -> Option<u32> {
         let byte = *self.rest.first()?;
         if byte & 0xf0 == fix {
@@ -90,7 +94,8 @@ impl<'a> DirectReader<'a, '_> {
     /// The serde path's checks at a container of `len` items of `width`
     /// values: depth, the owed elements within the rest of the input, the
     /// value limit; and what it takes from each.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn open(&mut self, len: u32, width: u64) -> Option<()> {
         let values = len as u64 * width;
         let counts = &mut *self.counts;
@@ -109,7 +114,7 @@ impl<'a> DirectReader<'a, '_> {
     /// A `T` read whole from the front of the rest, when it is in the
     /// type's pattern and the limits allow what the serde path would
     /// charge for it; otherwise `None`, nothing read (`de/whole.rs`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn whole<T: Whole>(&mut self) -> Option<T> {
         let layout = T::layout()?;
         let bytes = self.rest.get(..layout.len())?;
@@ -137,7 +142,8 @@ impl<'a> DirectReader<'a, '_> {
     }
 
     /// Takes a nil, if one is next.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn nil(&mut self) -> bool {
         let is_nil = self.rest.first() == Some(&marker::NIL);
         if is_nil {
@@ -147,13 +153,14 @@ impl<'a> DirectReader<'a, '_> {
     }
 
     /// Takes `len` bytes, which the caller found are there.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn skip(&mut self, len: usize) {
         self.rest = &self.rest[len..];
     }
 
     /// The big-endian length of `N` bytes after a marker, taken with it.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn wide_len<const N: usize>(&mut self) -> Option<u32> {
         let bytes = self.rest.get(1..)?.first_chunk::<N>()?;
         let len = bytes.iter().fold(0, |len, &byte| len << 8 | byte as u32);
@@ -163,7 +170,8 @@ impl<'a> DirectReader<'a, '_> {
 
     /// A str of any width, UTF-8: a fixstr or str 8 in line, any other
     /// form out of line.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn str(&mut self) -> Option<&'a str> {
         let (text, len) = match short_str(self.rest) {
             Some(short) => short,
@@ -217,7 +225,8 @@ impl Entries {
     /// Takes the next key if it is `tag` as our encoder writes it, paying
     /// the entry's key and value from the owed count as the serde path
     /// does; `false`, taking nothing, for another key or past the end.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn key(&mut self, reader: &mut DirectReader<'_, '_>, tag: u64) -> bool {
         if self.left == 0 {
             return false;
@@ -233,7 +242,8 @@ impl Entries {
 
     /// Closes the map once every entry was read; `None` with entries left
     /// (keys the type does not have, or not in declaration order).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn end(self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
         if self.left != 0 {
             return None;
@@ -250,7 +260,8 @@ impl Entries {
     /// when its key is an unsigned integer that is none of `tags`; `None`
     /// for any other key (a name, or a field's tag out of place or
     /// repeated).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn skip_unknown(mut self, reader: &mut DirectReader<'_, '_>, tags: &[u64]) -> Option<()> {
         if self.left != 0 {
             let len = skip_entries(reader.rest, reader.counts, self.left, tags)?;
@@ -270,14 +281,16 @@ pub struct Elements {
 impl Elements {
     /// Closes the array after its elements were read and paid elsewhere
     /// (`DirectRead::read_elements`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     fn read(self, reader: &mut DirectReader<'_, '_>) {
         reader.counts.depth_left += 1;
     }
 
     /// Whether an element is left; if so, it is about to be read, and is
     /// paid from the owed count as the serde path does.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn next(&mut self, reader: &mut DirectReader<'_, '_>) -> bool {
         if self.left == 0 {
             return false;
@@ -289,7 +302,8 @@ impl Elements {
 
     /// Closes the array once every element was read; `None` with
     /// elements left.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn end(self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
         if self.left != 0 {
             return None;
@@ -302,7 +316,8 @@ impl Elements {
     /// past ours), each skipped as the serde path skips a position no
     /// field has (`deserialize_ignored_any`: the value walked by
     /// `Reader::skip`, which checks no limit, charging nothing).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
     pub fn skip_rest(mut self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
         if self.left != 0 {
             let len = skip_elements(reader.rest, reader.counts, self.left)?;
@@ -320,9 +335,19 @@ impl Elements {
 pub trait DirectRead: Sized {
     /// Whether the type is read directly: constant, folded where it is
     /// called (a struct with a field that is not gives up at once). A
-    /// `Vec<T>` answers for itself, not for `T`, which it asks as it
+    /// `Vec<T>` or `Box<T>` answers as `T` answers
+    /// [nested](Self::reads_direct_nested), and asks `T` again as it
     /// reads.
     fn reads_direct() -> bool;
+
+    /// Whether the type is read directly, asked through a `Vec` or a
+    /// `Box`: as `reads_direct`, but each `Vec` or `Box` inside answers
+    /// true without asking further, so that the question of a recursive
+    /// type (which recurses through one of them) ends.
+    #[inline(always)]
+    fn reads_direct_nested() -> bool {
+        Self::reads_direct()
+    }
 
     /// The value, from the reader, in a form our encoder writes and the
     /// limits allow; `None`, the reader left anywhere, otherwise.
@@ -349,59 +374,12 @@ pub trait DirectRead: Sized {
 
 /// Pushes onto a vector, in room reserved one element at a time past
 /// serde's reservation.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn push<T>(values: &mut Vec<T>, value: T) {
     if values.len() == values.capacity() {
         values.reserve(1);
     }
     push_within_capacity(values, value);
-}
-
-/// The elements of an array of numbers, `len` of them, into `values`:
-/// the runs our decoder's `Vec` of numbers reads at once
-/// (`decoder/numbers.rs`), then the rest one by one. Numbers open no
-/// containers, so paying for them all at the end is paying as the serde
-/// path pays.
-#[inline(always)]
-fn read_numbers<T: Number + DirectRead>(
-    reader: &mut DirectReader<'_, '_>,
-    len: u32,
-    values: &mut Vec<T>,
-) -> Option<()> {
-    let taken = numbers(reader.rest, len as usize, values)?;
-    reader.skip(taken);
-    reader.counts.owed.pay(len as u64);
-    Some(())
-}
-
-/// The bytes `len` numbers at the front of `rest` take, read into
-/// `values`. Out of line, in a loop of its own, as the decoder's is.
-#[inline(never)]
-fn numbers<T: Number + DirectRead>(rest: &[u8], len: usize, values: &mut Vec<T>) -> Option<usize> {
-    let mut pos = 0;
-    loop {
-        pos = fill_numbers(values, rest, pos, len);
-        // Stopped by the end of the room: more room, and on.
-        if values.len() == len || values.len() < values.capacity() {
-            break;
-        }
-        values.reserve(1);
-    }
-    // What the runs left (another form, out of range, the input's last
-    // bytes): one by one. A number's read uses no limit count.
-    let mut counts = Counts {
-        depth_left: 0,
-        values_left: 0,
-        owed: Owed::new(0),
-    };
-    let mut reader = DirectReader {
-        rest: rest.get(pos..)?,
-        counts: &mut counts,
-    };
-    while values.len() < len {
-        push(values, T::read_direct(&mut reader)?);
-    }
-    Some(rest.len() - reader.rest.len())
 }
 
 /// The bytes that `left` elements at the front of `rest` take, each
@@ -418,172 +396,6 @@ fn skip_elements(rest: &[u8], counts: &mut Counts, left: u32) -> Option<usize> {
     Some(reader.position())
 }
 
-/// A number type's `read_elements`: runs at once ([`read_numbers`]).
-macro_rules! in_runs {
-    () => {
-        #[inline(always)]
-        fn read_elements(
-            reader: &mut DirectReader<'_, '_>,
-            len: u32,
-            values: &mut Vec<Self>,
-        ) -> Option<()> {
-            read_numbers(reader, len, values)
-        }
-    };
-}
-
-/// Integers of any form whose value the type holds, as serde's
-/// primitives take them from our decoder.
-macro_rules! integers {
-    ($($ty:ty)*) => {$(
-        impl DirectRead for $ty {
-            #[inline(always)]
-            fn reads_direct() -> bool {
-                true
-            }
-
-            #[inline(always)]
-            fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<$ty> {
-                let head = IntHead::read(reader.rest)?;
-                let value = match head.negative {
-                    true => <$ty>::try_from(head.value as i64).ok()?,
-                    false => <$ty>::try_from(head.value).ok()?,
-                };
-                reader.skip(head.len);
-                Some(value)
-            }
-
-            in_runs!();
-        }
-    )*};
-}
-
-integers!(u8 u16 u32 u64 i8 i16 i32 i64);
-
-impl DirectRead for bool {
-    #[inline(always)]
-    fn reads_direct() -> bool {
-        true
-    }
-
-    #[inline(always)]
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<bool> {
-        let value = match *reader.rest.first()? {
-            marker::FALSE => false,
-            marker::TRUE => true,
-            _ => return None,
-        };
-        reader.skip(1);
-        Some(value)
-    }
-}
-
-impl DirectRead for f32 {
-    #[inline(always)]
-    fn reads_direct() -> bool {
-        true
-    }
-
-    /// A float 32.
-    #[inline(always)]
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<f32> {
-        let (&marker::F32, rest) = reader.rest.split_first()? else {
-            return None;
-        };
-        let value = f32::from_be_bytes(*rest.first_chunk()?);
-        reader.skip(5);
-        Some(value)
-    }
-
-    in_runs!();
-}
-
-impl DirectRead for f64 {
-    #[inline(always)]
-    fn reads_direct() -> bool {
-        true
-    }
-
-    /// A float 64, or a float 32 widened, as serde's `f64` takes one.
-    #[inline(always)]
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<f64> {
-        let (&first, rest) = reader.rest.split_first()?;
-        let (value, len) = match first {
-            marker::F64 => (f64::from_be_bytes(*rest.first_chunk()?), 9),
-            marker::F32 => (f32::from_be_bytes(*rest.first_chunk()?) as f64, 5),
-            _ => return None,
-        };
-        reader.skip(len);
-        Some(value)
-    }
-
-    in_runs!();
-}
-
-impl DirectRead for String {
-    #[inline(always)]
-    fn reads_direct() -> bool {
-        true
-    }
-
-    /// A str of any width, UTF-8, copied: found in line, copied out of
-    /// line (a call that takes the text, so the reader stays in
-    /// registers).
-    #[inline(always)]
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<String> {
-        reader.str().map(owned)
-    }
-}
-
-/// `text`, copied into a `String` of its own.
-#[inline(never)]
-fn owned(text: &str) -> String {
-    msgpack_core::decode::owned_str(text)
-}
-
-impl<T: DirectRead> DirectRead for Option<T> {
-    #[inline(always)]
-    fn reads_direct() -> bool {
-        T::reads_direct()
-    }
-
-    /// Nil as `None`, as serde's `Option` reads it from our decoder.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Option<T>> {
-        if reader.nil() {
-            return Some(None);
-        }
-        T::read_direct(reader).map(Some)
-    }
-}
-
-impl<T: DirectRead> DirectRead for Vec<T> {
-    /// True without asking `T`, which its read asks: a recursive type's
-    /// recursion passes through a `Vec` (the one indirection read
-    /// directly), so the question ends.
-    #[inline(always)]
-    fn reads_direct() -> bool {
-        true
-    }
-
-    /// An array, its elements reserved for as serde's `Vec` reserves.
-    /// Inlined always only when optimized, as the derived reads are: a
-    /// debug build keeps an inlined callee's locals in the caller's
-    /// frame, at every level of a recursive type.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Vec<T>> {
-        if !T::reads_direct() {
-            return None;
-        }
-        let elements = reader.array()?;
-        let len = elements.left;
-        let mut values = Vec::with_capacity(cautious::<T>(len as usize));
-        T::read_elements(reader, len, &mut values)?;
-        elements.read(reader);
-        Some(values)
-    }
-}
-
 /// A field's type read directly, for the derive to read a struct's
 /// fields, by autoref specialization as on the encoding's direct path:
 /// `(&Via::<T>::new()).read_direct(reader)` finds this trait's method
@@ -591,6 +403,8 @@ impl<T: DirectRead> DirectRead for Vec<T> {
 pub trait ViaDirectRead<T> {
     /// Whether the type is read directly.
     fn reads_direct(&self) -> bool;
+    /// Whether the type is read directly, asked through a `Vec` or `Box`.
+    fn reads_direct_nested(&self) -> bool;
     /// The type's direct read.
     fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T>;
 }
@@ -602,6 +416,11 @@ impl<T: DirectRead> ViaDirectRead<T> for Via<T> {
     }
 
     #[inline(always)]
+    fn reads_direct_nested(&self) -> bool {
+        T::reads_direct_nested()
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T> {
         T::read_direct(reader)
     }
@@ -611,6 +430,8 @@ impl<T: DirectRead> ViaDirectRead<T> for Via<T> {
 pub trait ViaNotDirectRead<T> {
     /// False.
     fn reads_direct(&self) -> bool;
+    /// False.
+    fn reads_direct_nested(&self) -> bool;
     /// None.
     fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T>;
 }
@@ -622,6 +443,11 @@ impl<T> ViaNotDirectRead<T> for &Via<T> {
     }
 
     #[inline(always)]
+    fn reads_direct_nested(&self) -> bool {
+        false
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_direct(&self, _: &mut DirectReader<'_, '_>) -> Option<T> {
         None
     }

@@ -1,8 +1,8 @@
 //! Direct reads: a struct without generics or `with` fields, and a unit
 //! enum, implement msgpack-serde's `DirectRead`, whose `reads_direct`
 //! says whether all its fields' types are read directly (integers,
-//! floats, booleans, strings, `Option`s and `Vec`s of them, other such
-//! derived types); when they are, its `deserialize` first asks our
+//! floats, booleans, strings, characters, `Option`s, `Vec`s and `Box`es
+//! of them, other such derived types); when they are, its `deserialize` first asks our
 //! decoder to read it so (see msgpack-serde's `de/direct.rs`): field
 //! after field, in the form our encoder writes, with the reader's
 //! position in a local. Any other bytes (keys by name, in another order,
@@ -21,9 +21,9 @@ use crate::expand::{always_written, whole};
 pub(super) fn impl_direct_read(cont: &Container<'_>) -> TokenStream {
     let private = private(cont);
     let ident = cont.ident;
-    let (reads, read) = match reads_directly(cont) {
+    let ((reads, reads_nested), read) = match reads_directly(cont) {
         Some(Data::Struct(_, fields)) => struct_read(cont, fields),
-        Some(Data::Enum(variants)) => (quote!(true), enum_read(cont, variants)),
+        Some(Data::Enum(variants)) => ((quote!(true), quote!(true)), enum_read(cont, variants)),
         None => return quote!(),
     };
     quote! {
@@ -33,6 +33,12 @@ pub(super) fn impl_direct_read(cont: &Container<'_>) -> TokenStream {
             fn reads_direct() -> bool {
                 use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
                 #reads
+            }
+
+            #[inline(always)]
+            fn reads_direct_nested() -> bool {
+                use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
+                #reads_nested
             }
 
             #[cfg_attr(not(debug_assertions), inline(always))]
@@ -90,9 +96,12 @@ fn reads_directly<'a>(cont: &'a Container<'a>) -> Option<&'a Data<'a>> {
     may.then_some(&cont.data)
 }
 
-/// A struct's `reads_direct` (every wire field's type read directly) and
-/// `read_direct` bodies.
-fn struct_read(cont: &Container<'_>, fields: &[Field<'_>]) -> (TokenStream, TokenStream) {
+/// A struct's `reads_direct` and `reads_direct_nested` (every wire
+/// field's type read directly, asked so) and `read_direct` bodies.
+fn struct_read(
+    cont: &Container<'_>,
+    fields: &[Field<'_>],
+) -> ((TokenStream, TokenStream), TokenStream) {
     let private = private(cont);
     let via = |ty: &syn::Type| quote!((&#private::Via::<#ty>::new()));
     // In declaration order: how our encoder writes a map.
@@ -101,11 +110,14 @@ fn struct_read(cont: &Container<'_>, fields: &[Field<'_>]) -> (TokenStream, Toke
         .enumerate()
         .filter(|(_, f)| f.is_wire())
         .collect();
-    let reads_direct = wire.iter().map(|(_, field)| {
-        let via = via(field.ty);
-        quote!(#via.reads_direct())
-    });
-    let reads = quote!(#(#reads_direct)&&*);
+    let ask = |question: TokenStream| {
+        let asked = wire.iter().map(|(_, field)| {
+            let via = via(field.ty);
+            quote!(#via.#question())
+        });
+        quote!(#(#asked)&&*)
+    };
+    let reads = (ask(quote!(reads_direct)), ask(quote!(reads_direct_nested)));
     let slot_decls = wire.iter().map(|(i, field)| {
         let (slot, ty) = (slot(*i), field.ty);
         quote!(let mut #slot: #private::Option<#ty> = #private::None;)

@@ -127,7 +127,7 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
             )*};
         }
         one_value!(self, |start| {
-            numbers!(visitor, start: i64 u64 i32 u32 i16 u16 i8 u8 f64 f32);
+            numbers!(visitor, start: i64 u64 i32 u32 i16 u16 i8 u8 f64 f32 usize isize);
             self.seq_or_bin(start, visitor)
         })
     }

@@ -112,8 +112,8 @@ macro_rules! integers {
 }
 
 integers! {
-    i8 => true, i16 => true, i32 => true, i64 => true,
-    u8 => false, u16 => false, u32 => false, u64 => false,
+    i8 => true, i16 => true, i32 => true, i64 => true, isize => true,
+    u8 => false, u16 => false, u32 => false, u64 => false, usize => false,
 }
 
 impl Number for f64 {
