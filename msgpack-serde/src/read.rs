@@ -60,11 +60,18 @@ pub trait Read<'de>: private::Sealed + Sized {
 pub struct SliceRead<'de> {
     pub(crate) input: &'de [u8],
     pub(crate) pos: usize,
+    /// Where a direct read of a value gave up (`de/decoder/direct.rs`):
+    /// the decoder that reads the value again does not try there.
+    pub(crate) direct_from: usize,
 }
 
 impl<'de> SliceRead<'de> {
     pub(crate) fn new(input: &'de [u8]) -> Self {
-        SliceRead { input, pos: 0 }
+        SliceRead {
+            input,
+            pos: 0,
+            direct_from: 0,
+        }
     }
 }
 
@@ -77,7 +84,8 @@ impl<'de> Read<'de> for SliceRead<'de> {
     fn run<S: DeserializeSeed<'de>>(de: &mut Deserializer<Self>, seed: S) -> Result<S::Value> {
         let read = &mut de.read;
         let mut decoder = Decoder::<Borrowed>::starting_at(read.input, read.pos, de.limits)?
-            .human_readable(de.human_readable);
+            .human_readable(de.human_readable)
+            .direct_from(read.direct_from);
         let mut result = seed.deserialize(&mut decoder);
         decoder.place_own_error(&mut result);
         let value = result?;

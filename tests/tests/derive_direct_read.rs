@@ -211,8 +211,10 @@ fn read_front_wrapped<T: DeserializeOwned + Debug>(
 }
 
 /// `bytes` decode as `T` to the same outcome read directly and through
-/// the serde path: from a slice, under `limits` (the top-level value
-/// read directly too, and only the values inside it), and from a reader.
+/// the serde path: from a slice, under `limits` (through what
+/// `from_slice` hands the top-level value, and through a `Deserializer`:
+/// the top-level value read directly either way), and from a reader (the
+/// values inside the top-level one).
 #[track_caller]
 fn agree<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits) {
     let direct = read_front::<T>(bytes, limits);
@@ -748,4 +750,22 @@ fn a_struct_holding_a_type_not_read_directly_is_not_tried() {
     assert_eq!((direct, serde), (1, 0));
     let (_, direct, serde) = reads::<Box<Backwards>>(&bytes[1..]);
     assert_eq!((direct, serde), (1, 0));
+}
+
+#[test]
+fn a_slice_deserializer_reads_its_values_directly() {
+    let value = Backwards {
+        b: Counted(2),
+        a: 1,
+        c: Some(Counted(3)),
+    };
+    let one = msgpack_serde::to_vec(&value).unwrap();
+    let both = [&one[..], &one].concat();
+    SERDE_READS.set(0);
+    DIRECT_READS.set(0);
+    let mut de = Deserializer::from_slice(&both);
+    assert_eq!(Backwards::deserialize(&mut de).unwrap(), value);
+    assert_eq!(Backwards::deserialize(&mut de).unwrap(), value);
+    de.end().unwrap();
+    assert_eq!((DIRECT_READS.get(), SERDE_READS.get()), (4, 0));
 }

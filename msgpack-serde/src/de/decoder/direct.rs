@@ -12,6 +12,21 @@ use super::Decoder;
 use crate::de::direct::{Counts, DirectRead, DirectReader};
 
 impl<M> Decoder<'_, M> {
+    /// Tries no direct read before `offset`, where one over the same
+    /// input gave up (a slice [`Deserializer`](crate::Deserializer)'s
+    /// value, tried directly by a decoder of its own: `ours.rs`).
+    #[inline]
+    pub(crate) fn direct_from(mut self, offset: usize) -> Self {
+        self.direct_from = offset;
+        self
+    }
+
+    /// Where a direct read gave up, or 0.
+    #[inline]
+    pub(super) fn gave_up_at(&self) -> usize {
+        self.direct_from
+    }
+
     /// A `T` read directly from the reader when it takes the bytes there;
     /// otherwise `None`, nothing read.
     ///
@@ -188,7 +203,39 @@ mod tests {
             Probe(Path::Serde, 2),
             Probe(Path::Direct, 3),
         ];
-        assert_eq!(probes, Probes(expected.into()));
+        assert_eq!(probes.0, expected);
         assert_eq!(TRIED.get(), 2 + 2);
+        // The same through a slice `Deserializer`, whose value is tried
+        // by a decoder of its own and read again by another: then a
+        // value after it, tried directly.
+        TRIED.set(0);
+        let mut de = crate::Deserializer::from_slice(&[0x93, 0x01, 0xcc, 0x02, 0x03, 0x04]);
+        assert_eq!(
+            Probes::deserialize(&mut de).unwrap(),
+            Probes(expected.into())
+        );
+        assert_eq!(TRIED.get(), 2 + 2);
+        assert_eq!(Probe::deserialize(&mut de).unwrap(), Probe(Path::Direct, 4));
+        de.end().unwrap();
+    }
+
+    #[test]
+    fn a_slice_deserializers_values_are_read_directly_one_after_another() {
+        let mut de = crate::Deserializer::from_slice(&[0x05, 0xcc, 0x06, 0x92, 0x07, 0x08]);
+        assert_eq!(Probe::deserialize(&mut de).unwrap(), Probe(Path::Direct, 5));
+        assert_eq!(Probe::deserialize(&mut de).unwrap(), Probe(Path::Serde, 6));
+        let probes = Probes(vec![Probe(Path::Direct, 7), Probe(Path::Direct, 8)]);
+        assert_eq!(Probes::deserialize(&mut de).unwrap(), probes);
+        assert_eq!(de.byte_offset(), 6);
+        de.end().unwrap();
+        // Under its limits: an array over the value limit is refused,
+        // by the serde path.
+        let limits = crate::Limits::default().max_values(2);
+        let mut de = crate::Deserializer::from_slice(&[0x92, 0x07, 0x08]).with_limits(limits);
+        let error = Probes::deserialize(&mut de).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "more values than the limit of 2 at offset 0"
+        );
     }
 }

@@ -8,6 +8,8 @@
 #![allow(unsafe_code)]
 
 use super::{Borrowed, Copied, Decoder, Top};
+use crate::read::SliceRead;
+use crate::Deserializer;
 
 /// A read made of our decoder, whatever it takes its strings as.
 pub(super) trait OnDecoder {
@@ -19,8 +21,9 @@ pub(super) trait OnDecoder {
 }
 
 /// `read` made of our decoder when `deserializer` is ours (borrowing or
-/// copying, or held by the `Top` that `from_slice` hands the top-level
-/// value); `None`, nothing read, for any other deserializer.
+/// copying, held by the `Top` that `from_slice` hands the top-level
+/// value, or behind a slice [`Deserializer`]); `None`, nothing read, for
+/// any other deserializer.
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn on_our_decoder<D, R: OnDecoder>(deserializer: &mut D, read: R) -> Option<R::Output> {
     // The type tests are constants: all but the one that holds fold away.
@@ -48,7 +51,34 @@ pub(super) fn on_our_decoder<D, R: OnDecoder>(deserializer: &mut D, read: R) -> 
         // covers.
         let top = unsafe { &mut *(deserializer as *mut D).cast::<Top<'_, '_>>() };
         top.with_decoder(|decoder| read.on(decoder))
+    } else if id == typeid::of::<&mut Deserializer<SliceRead<'_>>>() {
+        // SAFETY: as above, for `&'x mut Deserializer<SliceRead<'a>>`:
+        // the decoder made over its input lives for this call, and only
+        // the position and where a direct read gave up are written back.
+        let de =
+            unsafe { &mut **(deserializer as *mut D).cast::<&mut Deserializer<SliceRead<'_>>>() };
+        on_slice(de, read)
     } else {
         None
     }
+}
+
+/// `read` made of a decoder over the next value of a slice
+/// [`Deserializer`], made as `SliceRead::run` makes one (and `None` where
+/// that fails, for `run` to report): past what it read when it reads;
+/// otherwise, where a direct read gave up is kept for the decoder that
+/// `run` makes next, so that no direct read is tried there again.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn on_slice<R: OnDecoder>(de: &mut Deserializer<SliceRead<'_>>, read: R) -> Option<R::Output> {
+    let slice = &mut de.read;
+    let decoder = Decoder::<Borrowed>::starting_at(slice.input, slice.pos, de.limits).ok()?;
+    let mut decoder = decoder
+        .human_readable(de.human_readable)
+        .direct_from(slice.direct_from);
+    let output = read.on(&mut decoder);
+    match output {
+        Some(_) => slice.pos = decoder.position(),
+        None => slice.direct_from = decoder.gave_up_at(),
+    }
+    output
 }
