@@ -287,7 +287,7 @@ fn tallies() -> Vec<Tally> {
         next: None,
     };
     vec![Tally {
-        count: 1 << 40,
+        count: usize::MAX,
         shift: -5,
         mark: 'é',
         next: Some(Box::new(last)),

@@ -14,9 +14,9 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 
 use super::budget;
+use super::fast_paths::{direct_reads_agree, number_loop_agrees, whole_reads_agree};
 use super::types::{
-    serde_path, Customer, ElementByElement, Line, Order, Plain, Point, Request, Segment, Span,
-    Tally,
+    serde_path, Customer, Line, Order, Plain, Point, Request, Segment, Span, Tally,
 };
 
 /// Memory that any decode may use whatever its input.
@@ -457,44 +457,6 @@ macro_rules! round_trips {
 /// of 68 (71 bytes).
 const RELAY_GROWTH: usize = 16;
 
-/// `data` decodes as `W` (structs of floats our decoder reads whole) as
-/// it does as `S` (their serde-path twins), from a slice and from a
-/// reader: the same bytes when encoded again, or the same error.
-fn whole_reads_agree<W, S>(data: &[u8])
-where
-    W: DeserializeOwned + Serialize,
-    S: DeserializeOwned + Serialize,
-{
-    let whole = outcome(msgpack_serde::from_slice::<W>(data));
-    let serde = outcome(msgpack_serde::from_slice::<S>(data));
-    assert_eq!(whole, serde, "from_slice");
-    let whole = outcome(msgpack_serde::from_reader::<_, W>(data));
-    let serde = outcome(msgpack_serde::from_reader::<_, S>(data));
-    assert_eq!(whole, serde, "from_reader");
-}
-
-/// A decode's value re-encoded, or its error's text.
-fn outcome<T: Serialize>(result: msgpack_serde::Result<T>) -> Result<Vec<u8>, String> {
-    match result {
-        Ok(value) => Ok(msgpack_serde::to_vec(&value).expect("a decoded value encodes")),
-        Err(error) => Err(error.to_string()),
-    }
-}
-
-/// Derived types read directly (field after field, when our decoder
-/// holds bytes in our encoder's form) decode as the serde path does: the
-/// same value or the same error. The serde path is the same type read
-/// through `serde_path_to_error`'s wrapper, which our decoder does not
-/// recognise, so no direct read is tried beneath it.
-fn direct_reads_agree<T: DeserializeOwned + Serialize>(what: &str, data: &[u8]) {
-    let direct = outcome(msgpack_serde::from_slice::<T>(data));
-    let mut de = Deserializer::from_slice(data);
-    let serde = serde_path_to_error::deserialize(&mut de)
-        .map_err(|error| error.into_inner())
-        .and_then(|value: T| de.end().map(|()| value));
-    assert_eq!(direct, outcome(serde), "{what}");
-}
-
 /// Target `from_slice_derived`: whatever decodes as the derived `Order`,
 /// within the memory budget, round-trips in both struct modes (keeping
 /// its unknown fields), and reads the same from a reader; structs of
@@ -532,24 +494,6 @@ pub fn from_slice_derived(data: &[u8]) {
             .find(|(k, _)| k.as_u64() == Some(tag))
             .map(|(_, v)| v);
         assert!(found.is_some_and(|found| same(found, value)), "tag {tag}");
-    }
-}
-
-/// `Vec<T>` through the decoder's number loop and element by element:
-/// the same values, or the same error (text and offset).
-fn number_loop_agrees<T>(data: &[u8])
-where
-    T: DeserializeOwned + PartialEq + std::fmt::Debug,
-{
-    let looped = msgpack_serde::from_slice::<Vec<T>>(data);
-    let reference = msgpack_serde::from_slice::<ElementByElement<T>>(data);
-    match (looped, reference) {
-        (Ok(looped), Ok(reference)) => assert_eq!(looped, reference.0),
-        (Err(looped), Err(reference)) => {
-            assert_eq!(looped.to_string(), reference.to_string());
-            assert_eq!(looped.offset(), reference.offset());
-        }
-        (looped, reference) => panic!("the loop read {looped:?}, element by element {reference:?}"),
     }
 }
 

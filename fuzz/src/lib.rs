@@ -1,5 +1,6 @@
 //! The fuzz targets' shared code: the properties each target checks
-//! ([`checks`], [`http_checks`] for msgpack-axum's readers, [`json`] for
+//! ([`checks`], with the decoder's fast paths held to the serde path in
+//! [`fast_paths`], [`http_checks`] for msgpack-axum's readers, [`json`] for
 //! the JSON transcoder and the `msgpack` command, the framer's in
 //! [`frames`], msgpack-tokio's codec's in [`codec`], msgpack-rpc's
 //! message parsing in [`rpc`] and `msgpack --schema`'s rewrite in
@@ -11,6 +12,7 @@
 pub mod budget;
 pub mod checks;
 pub mod codec;
+pub mod fast_paths;
 pub mod frames;
 pub mod http_checks;
 pub mod json;

@@ -1,14 +1,15 @@
-//! `Self` in field types, replaced by the type it names, as serde_derive
-//! replaces it: the generated code reads and writes fields inside
-//! visitors and helper types of its own, where `Self` would name those.
+//! `Self` in field types and bounds, replaced by the type it names, as
+//! serde_derive replaces it: the generated code reads and writes fields
+//! inside visitors and helper types of its own (which copy the type's
+//! bounds), where `Self` would name those.
 
 use syn::visit_mut::{self, VisitMut};
 use syn::{Data, DeriveInput, PathArguments};
 
 /// `input` with each `Self` in its fields' types (`Vec<Self>`,
-/// `[u8; Self::LEN]`, `<Self as Trait>::Item`) spelled as the type's name
-/// and generic arguments, `Name::<T>`, which reads as a type and as an
-/// expression's path alike.
+/// `[u8; Self::LEN]`, `<Self as Trait>::Item`) and its generics' bounds
+/// (`where Self: Ord`) spelled as the type's name and generic arguments,
+/// `Name::<T>`, which reads as a type and as an expression's path alike.
 pub fn replace_self(input: &DeriveInput) -> DeriveInput {
     let mut input = input.clone();
     let ident = &input.ident;
@@ -18,6 +19,7 @@ pub fn replace_self(input: &DeriveInput) -> DeriveInput {
         arguments.colon2_token = Some(Default::default());
     }
     let mut replace = ReplaceSelf { name };
+    replace.visit_generics_mut(&mut input.generics);
     match &mut input.data {
         Data::Struct(data) => data
             .fields
@@ -52,6 +54,8 @@ impl VisitMut for ReplaceSelf {
         visit_mut::visit_path_mut(self, path);
     }
 
-    /// Macros' tokens are theirs: left as written.
+    /// Macros' tokens are theirs: left as written. (A block in a const
+    /// expression, which could hold an item with a `Self` of its own, is
+    /// verbatim tokens to syn without its "full" feature, and left too.)
     fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
 }

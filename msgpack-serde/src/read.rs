@@ -56,13 +56,24 @@ pub trait Read<'de>: private::Sealed + Sized {
 /// let s = <&str>::deserialize(&mut de).unwrap();
 /// assert_eq!(s.as_ptr(), input[1..].as_ptr()); // borrowed, not copied
 /// ```
-#[derive(Debug)]
 pub struct SliceRead<'de> {
     pub(crate) input: &'de [u8],
     pub(crate) pos: usize,
     /// Where a direct read of a value gave up (`de/decoder/direct.rs`):
-    /// the decoder that reads the value again does not try there.
+    /// the decoder that reads the value again tries no direct read of a
+    /// value that starts before it.
     pub(crate) direct_from: usize,
+}
+
+/// The input and the position; not where a direct read gave up, which
+/// says how, not what, was read.
+impl std::fmt::Debug for SliceRead<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SliceRead")
+            .field("input", &self.input)
+            .field("pos", &self.pos)
+            .finish()
+    }
 }
 
 impl<'de> SliceRead<'de> {

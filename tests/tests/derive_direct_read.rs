@@ -10,6 +10,9 @@
 use std::cell::Cell;
 use std::fmt::Debug;
 
+mod direct_read;
+
+use direct_read::{agree, outcome, Outcome};
 use msgpack_serde::__private::{DirectRead, DirectReader};
 use msgpack_serde::core::encode::write_token;
 use msgpack_serde::core::{Reader, Token};
@@ -153,82 +156,6 @@ struct Order {
     parent: Option<Box<Item>>,
     #[msgpack(tag = 14)]
     chain: Chain,
-}
-
-/// What a decode gave: the value's `Debug` (NaN equal to itself), or the
-/// error's text.
-type Outcome = Result<String, String>;
-
-fn outcome<T: Debug, E: ToString>(result: Result<T, E>) -> Outcome {
-    result
-        .map(|value| format!("{value:?}"))
-        .map_err(|error| error.to_string())
-}
-
-/// `T` through a `Deserializer` under `limits`, then its end: directly
-/// where the derive reads so (`wrapped` false), or through the wrapper.
-fn read<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits, wrapped: bool) -> Outcome {
-    let mut de = Deserializer::from_slice(bytes).with_limits(limits);
-    let value = match wrapped {
-        false => T::deserialize(&mut de),
-        true => serde_path_to_error::deserialize(&mut de).map_err(|error| error.into_inner()),
-    };
-    outcome(value.and_then(|value| de.end().map(|()| value)))
-}
-
-/// From a reader: directly, or through the wrapper.
-fn read_from_reader<T: DeserializeOwned + Debug>(bytes: &[u8], wrapped: bool) -> Outcome {
-    let mut de = Deserializer::from_reader(bytes);
-    let value = match wrapped {
-        false => T::deserialize(&mut de),
-        true => serde_path_to_error::deserialize(&mut de).map_err(|error| error.into_inner()),
-    };
-    outcome(value.and_then(|value| de.end().map(|()| value)))
-}
-
-/// The front of `bytes` as `T` under `limits`, through what `from_slice`
-/// hands the top-level value (read directly where the derive reads so),
-/// and whether it took all of them.
-fn read_front<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits) -> (Outcome, bool) {
-    let mut len = 0;
-    let value = outcome(msgpack_serde::__private::from_slice_front::<T>(
-        bytes, limits, &mut len,
-    ));
-    let all = value.is_ok() && len == bytes.len();
-    (value, all)
-}
-
-/// The same through the wrapper.
-fn read_front_wrapped<T: DeserializeOwned + Debug>(
-    bytes: &[u8],
-    limits: Limits,
-) -> (Outcome, bool) {
-    let mut de = Deserializer::from_slice(bytes).with_limits(limits);
-    let value = serde_path_to_error::deserialize::<_, T>(&mut de);
-    let value = outcome(value.map_err(|error| error.into_inner()));
-    let all = value.is_ok() && de.end().is_ok();
-    (value, all)
-}
-
-/// `bytes` decode as `T` to the same outcome read directly and through
-/// the serde path: from a slice, under `limits` (through what
-/// `from_slice` hands the top-level value, and through a `Deserializer`:
-/// the top-level value read directly either way), and from a reader (the
-/// values inside the top-level one).
-#[track_caller]
-fn agree<T: DeserializeOwned + Debug>(bytes: &[u8], limits: Limits) {
-    let direct = read_front::<T>(bytes, limits);
-    let serde = read_front_wrapped::<T>(bytes, limits);
-    assert_eq!(direct, serde, "front, {limits:?} on {bytes:02x?}");
-    let serde = read::<T>(bytes, Limits::default(), true);
-    let direct = outcome(msgpack_serde::from_slice::<T>(bytes));
-    assert_eq!(direct, serde, "from_slice of {bytes:02x?}");
-    let direct = read::<T>(bytes, limits, false);
-    let serde = read::<T>(bytes, limits, true);
-    assert_eq!(direct, serde, "{limits:?} on {bytes:02x?}");
-    let direct = read_from_reader::<T>(bytes, false);
-    let serde = read_from_reader::<T>(bytes, true);
-    assert_eq!(direct, serde, "from_reader of {bytes:02x?}");
 }
 
 /// The same bytes decoded as each type, and as vectors of some.
@@ -421,7 +348,7 @@ fn example() -> Order {
             discount: None,
             flags: vec![true, false],
             delta: -200,
-            position: 1 << 40,
+            position: usize::MAX,
             offset: -70_000,
             initial: 'é',
         }],

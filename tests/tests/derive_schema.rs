@@ -902,6 +902,16 @@ mod spelled_self {
         pub const LEN: usize = 2;
     }
 
+    /// `Self` in a bound, which the generated helper types copy.
+    #[derive(MsgPack, Debug, PartialEq)]
+    pub struct Bounded<T: std::fmt::Debug>
+    where
+        Self: Send,
+    {
+        #[msgpack(tag = 1)]
+        pub value: T,
+    }
+
     #[derive(MsgPack, Debug)]
     pub enum Expr {
         #[msgpack(tag = 1)]
@@ -955,4 +965,9 @@ fn fields_spelled_with_self_name_the_type() {
         msgpack_serde::from_slice::<spelled_self::Id>(&bytes).unwrap(),
         id
     );
+    let bounded = spelled_self::Bounded { value: 5u8 };
+    let bytes = msgpack_serde::to_vec(&bounded).unwrap();
+    assert_eq!(bytes, [0x81, 0x01, 0x05]);
+    let read: spelled_self::Bounded<u8> = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(read, bounded);
 }

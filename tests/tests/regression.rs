@@ -14,6 +14,8 @@ mod budget;
 mod checks;
 #[path = "../../fuzz/src/codec.rs"]
 mod codec;
+#[path = "../../fuzz/src/fast_paths.rs"]
+mod fast_paths;
 #[path = "../../fuzz/src/frames.rs"]
 mod frames;
 #[path = "../../fuzz/src/http_checks.rs"]

@@ -1,11 +1,13 @@
 //! Types read directly: what `#[derive(MsgPack)]` implements for a
-//! struct or unit enum whose fields are all of types read so (integers,
-//! floats, booleans, strings, characters, `Option`s, `Vec`s and `Box`es
-//! of them, other such derived types: `direct/types.rs`). Our decoder hands such a type a [`DirectReader`], the
-//! rest of its input in a local and its limit counts behind a reference,
-//! and the type reads itself in one pass, field after field in the order
-//! our encoder writes them, with the position in a register rather than
-//! stored and loaded back around each field's serde call.
+//! struct or unit enum whose fields are all of types read so (integers
+//! up to 64 bits, floats, booleans, strings, characters, `Option`s,
+//! `Vec`s and `Box`es of them, other such derived types:
+//! `direct/types.rs`). Our decoder hands such a type a
+//! [`DirectReader`], the rest of its input in a local and its limit
+//! counts behind a reference, and the type reads itself in one pass,
+//! field after field in the order our encoder writes them, with the
+//! position in a register rather than stored and loaded back around each
+//! field's serde call.
 //!
 //! The direct read takes the forms our encoder writes (keys in
 //! declaration order as the smallest integers, nils in an array's gaps;

@@ -1,11 +1,11 @@
 //! Direct reads: a struct without generics or `with` fields, and a unit
 //! enum, implement msgpack-serde's `DirectRead`, whose `reads_direct`
-//! says whether all its fields' types are read directly (integers,
-//! floats, booleans, strings, characters, `Option`s, `Vec`s and `Box`es
-//! of them, other such derived types); when they are, its `deserialize` first asks our
-//! decoder to read it so (see msgpack-serde's `de/direct.rs`): field
-//! after field, in the form our encoder writes, with the reader's
-//! position in a local. Any other bytes (keys by name, in another order,
+//! says whether all its fields' types are read directly (integers up to
+//! 64 bits, floats, booleans, strings, characters, `Option`s, `Vec`s and
+//! `Box`es of them, other such derived types); when they are, its
+//! `deserialize` first asks our decoder to read it so (see
+//! msgpack-serde's `de/direct.rs`): field after field, in the form our
+//! encoder writes, with the reader's position in a local. Any other bytes (keys by name, in another order,
 //! of another width, or a kept unknown field) and any other deserializer
 //! take the serde path, which decides every error.
 

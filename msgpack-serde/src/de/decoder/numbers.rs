@@ -1,4 +1,5 @@
-//! Arrays of numbers into `Vec<T>` (`i8` to `u64`, `f32`, `f64`): series,
+//! Arrays of numbers into `Vec<T>` (`i8` to `u64`, `isize`, `usize`,
+//! `f32`, `f64`): series,
 //! samples, embeddings. serde's `Vec<T>` visitor reads them element by
 //! element through the decoder, whose position lives in memory between
 //! elements (each element's slow path takes the decoder's address); this

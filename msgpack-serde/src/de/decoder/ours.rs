@@ -67,7 +67,8 @@ pub(super) fn on_our_decoder<D, R: OnDecoder>(deserializer: &mut D, read: R) -> 
 /// [`Deserializer`], made as `SliceRead::run` makes one (and `None` where
 /// that fails, for `run` to report): past what it read when it reads;
 /// otherwise, where a direct read gave up is kept for the decoder that
-/// `run` makes next, so that no direct read is tried there again.
+/// `run` makes next, which tries no direct read of a value that starts
+/// before it (as one decoder does: `Decoder::direct`).
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn on_slice<R: OnDecoder>(de: &mut Deserializer<SliceRead<'_>>, read: R) -> Option<R::Output> {
     let slice = &mut de.read;

@@ -1,0 +1,133 @@
+//! Types read directly in shapes beside `derive_direct_read.rs`'s:
+//! characters at their edges, and recursion through `Box`, `Vec` and
+//! `Option` in several arrangements, mutual recursion among them. Each
+//! decodes as the serde path does (`direct_read::agree`): whole, cut
+//! anywhere, and with any byte changed.
+
+mod direct_read;
+
+use direct_read::agree;
+use msgpack_serde::{Limits, MsgPack};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct Letter {
+    #[msgpack(tag = 1)]
+    c: char,
+    #[msgpack(tag = 2)]
+    maybe: Option<char>,
+}
+
+/// Recursive through an `Option<Box<_>>` of another type, which recurses
+/// back through a `Vec`.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Outer {
+    #[msgpack(tag = 1)]
+    n: u8,
+    #[msgpack(tag = 2)]
+    inner: Option<Box<Inner>>,
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct Inner {
+    #[msgpack(tag = 1)]
+    outers: Vec<Outer>,
+}
+
+/// Recursive through a `Vec` of `Option`s.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Sparse {
+    #[msgpack(tag = 1)]
+    items: Vec<Option<Sparse>>,
+}
+
+/// Recursive through a `Box` of a `Vec`, in array form.
+#[derive(MsgPack, Debug, PartialEq)]
+#[msgpack(array)]
+#[allow(clippy::box_collection)]
+struct Boxed {
+    #[msgpack(tag = 0)]
+    x: f32,
+    #[msgpack(tag = 1)]
+    inner: Box<Vec<Boxed>>,
+}
+
+/// `value`'s bytes, every prefix of them and each byte changed a few
+/// ways, decode as `T` as on the serde path.
+fn agree_around<T: Serialize + DeserializeOwned + std::fmt::Debug>(value: &T) {
+    let bytes = msgpack_serde::to_vec(value).unwrap();
+    let back: T = msgpack_serde::from_slice(&bytes).unwrap();
+    assert_eq!(format!("{back:?}"), format!("{value:?}"));
+    for end in 0..=bytes.len() {
+        agree::<T>(&bytes[..end], Limits::default());
+    }
+    for at in 0..bytes.len() {
+        for byte in [0xc0, 0x01, 0x90, 0x91, 0x81, 0xa1, 0xcc, bytes[at] ^ 1] {
+            let mut changed = bytes.clone();
+            changed[at] = byte;
+            agree::<T>(&changed, Limits::default());
+            agree::<T>(&changed, Limits::default().max_depth(3).max_values(12));
+        }
+    }
+}
+
+#[test]
+fn characters_at_their_edges_decode_as_the_serde_path() {
+    // A str of no character, one of each UTF-8 length, two, invalid
+    // UTF-8, one character in a str 8 and a str 16, and not a str.
+    let strs: [&[u8]; 11] = [
+        b"\xa0",
+        b"\xa1x",
+        b"\xa2\xc3\xa9",
+        b"\xa3\xe2\x82\xac",
+        b"\xa4\xf0\x9f\x9a\xb2",
+        b"\xa2ab",
+        b"\xa1\xff",
+        b"\xd9\x01x",
+        b"\xda\x00\x01x",
+        b"\x05",
+        b"\xc0",
+    ];
+    for text in strs {
+        let one = [&[0x81, 0x01][..], text].concat();
+        agree::<Letter>(&one, Limits::default());
+        let both = [&[0x82, 0x01][..], text, &[0x02], text].concat();
+        agree::<Letter>(&both, Limits::default());
+    }
+    let read = |bytes: &[u8]| msgpack_serde::from_slice::<Letter>(bytes).map(|letter| letter.c);
+    assert_eq!(read(b"\x81\x01\xa4\xf0\x9f\x9a\xb2").unwrap(), '🚲');
+    assert_eq!(
+        read(b"\x81\x01\xa2ab").unwrap_err().to_string(),
+        "invalid value: string \"ab\", expected a character at offset 2"
+    );
+    agree_around(&Letter {
+        c: 'é',
+        maybe: Some('x'),
+    });
+}
+
+#[test]
+fn recursion_through_boxes_vecs_and_options_decodes_as_the_serde_path() {
+    let leaf = |n| Outer { n, inner: None };
+    agree_around(&Outer {
+        n: 1,
+        inner: Some(Box::new(Inner {
+            outers: vec![leaf(2), leaf(3)],
+        })),
+    });
+    agree_around(&Sparse {
+        items: vec![
+            None,
+            Some(Sparse { items: vec![None] }),
+            Some(Sparse { items: vec![] }),
+        ],
+    });
+    agree_around(&Boxed {
+        x: 1.5,
+        inner: Box::new(vec![Boxed {
+            x: -2.0,
+            inner: Box::new(vec![]),
+        }]),
+    });
+}
