@@ -1,6 +1,7 @@
 //! Types read directly in shapes beside `derive_direct_read.rs`'s:
-//! characters at their edges, and recursion through `Box`, `Vec` and
-//! `Option` in several arrangements, mutual recursion among them. Each
+//! characters at their edges, recursion through `Box`, `Vec` and
+//! `Option` in several arrangements, mutual recursion among them, and
+//! vectors longer than serde reserves room for at once. Each
 //! decodes as the serde path does (`direct_read::agree`): whole, cut
 //! anywhere, and with any byte changed.
 
@@ -51,6 +52,53 @@ struct Boxed {
     x: f32,
     #[msgpack(tag = 1)]
     inner: Box<Vec<Boxed>>,
+}
+
+/// Sixteen fields of 8 bytes: a large element, so that a vector of them
+/// outgrows serde's first reservation within a short input.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Wide {
+    #[msgpack(tag = 1)]
+    a: u64,
+    #[msgpack(tag = 2)]
+    b: u64,
+    #[msgpack(tag = 3)]
+    c: u64,
+    #[msgpack(tag = 4)]
+    d: u64,
+    #[msgpack(tag = 5)]
+    e: u64,
+    #[msgpack(tag = 6)]
+    f: u64,
+    #[msgpack(tag = 7)]
+    g: u64,
+    #[msgpack(tag = 8)]
+    h: u64,
+    #[msgpack(tag = 9)]
+    i: u64,
+    #[msgpack(tag = 10)]
+    j: u64,
+    #[msgpack(tag = 11)]
+    k: u64,
+    #[msgpack(tag = 12)]
+    l: u64,
+    #[msgpack(tag = 13)]
+    m: u64,
+    #[msgpack(tag = 14)]
+    n: u64,
+    #[msgpack(tag = 15)]
+    o: u64,
+    #[msgpack(tag = 16)]
+    p: u64,
+}
+
+/// Vectors whose elements a direct read writes into their slots.
+#[derive(MsgPack, Debug, PartialEq)]
+struct Lists {
+    #[msgpack(tag = 1)]
+    wides: Vec<Wide>,
+    #[msgpack(tag = 2)]
+    names: Vec<String>,
 }
 
 /// `value`'s bytes, every prefix of them and each byte changed a few
@@ -130,4 +178,46 @@ fn recursion_through_boxes_vecs_and_options_decodes_as_the_serde_path() {
             inner: Box::new(vec![]),
         }]),
     });
+}
+
+#[test]
+fn vectors_longer_than_serde_reserves_for_grow_as_they_are_read() {
+    // serde reserves room for 1 MiB of elements at most; past it, each
+    // element read into the vector's next slot makes room first.
+    let wides = (1 << 20) / size_of::<Wide>() + 3;
+    let wide = |i: u64| Wide {
+        a: i,
+        b: 1,
+        c: 2,
+        d: 3,
+        e: 4,
+        f: 5,
+        g: 6,
+        h: 7,
+        i: 8,
+        j: 9,
+        k: 10,
+        l: 11,
+        m: 12,
+        n: 13,
+        o: 14,
+        p: i % 3,
+    };
+    let value = Lists {
+        wides: (0..wides as u64).map(wide).collect(),
+        names: (0..100).map(|i| format!("name {i}")).collect(),
+    };
+    let bytes = msgpack_serde::to_vec(&value).unwrap();
+    let back: Lists = msgpack_serde::from_slice(&bytes).unwrap();
+    assert!(back == value);
+    agree::<Lists>(&bytes, Limits::default());
+    // Cut in the last name; and with the last element's last field a nil:
+    // the read gives up there, and serde's error.
+    agree::<Lists>(&bytes[..bytes.len() - 1], Limits::default());
+    let names = msgpack_serde::to_vec(&value.names).unwrap();
+    let at = bytes.len() - names.len() - 2;
+    assert_eq!(&bytes[at - 1..=at], &[16, ((wides - 1) % 3) as u8]);
+    let mut changed = bytes.clone();
+    changed[at] = 0xc0;
+    agree::<Lists>(&changed, Limits::default());
 }

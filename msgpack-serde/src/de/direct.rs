@@ -22,7 +22,9 @@
 use msgpack_core::decode::short_str;
 use msgpack_core::{marker, IntHead, Owed, Reader};
 
+use super::cautious;
 use super::decoder::push_within_capacity;
+use super::in_place::{push_read, ByValue, Sink};
 use super::whole::{key_len, Whole, WholeBytes};
 use crate::ser::direct::Via;
 
@@ -58,9 +60,10 @@ impl<'a> DirectReader<'a, '_> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn map(&mut self) -> Option<Entries> {
+        let before = self.counts.owed;
         let len = self.header([marker::FIXMAP, marker::MAP16, marker::MAP32])?;
         self.open(len, 2)?;
-        Some(Entries { left: len })
+        Some(Entries { left: len, before })
     }
 
     /// The header of an array: its elements, opened as the serde path
@@ -69,9 +72,10 @@ impl<'a> DirectReader<'a, '_> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn array(&mut self) -> Option<Elements> {
+        let before = self.counts.owed;
         let len = self.header([marker::FIXARRAY, marker::ARRAY16, marker::ARRAY32])?;
         self.open(len, 1)?;
-        Some(Elements { left: len })
+        Some(Elements { left: len, before })
     }
 
     /// The length a container header declares, taken with it, when its
@@ -218,15 +222,22 @@ fn skip_entries(rest: &[u8], counts: &mut Counts, left: u32, tags: &[u64]) -> Op
 }
 
 /// The entries of a map being read directly.
+///
+/// The owed count is brought up to date only before a value that may
+/// open a container ([`settle`](Self::settle)), the one read that looks
+/// at it: a key taken pays nothing, and the map's close sets the count
+/// back to what it was before the map opened, as paying for every entry
+/// would.
 #[derive(Debug)]
 pub struct Entries {
     left: u32,
+    /// The owed count before the map opened.
+    before: Owed,
 }
 
 impl Entries {
-    /// Takes the next key if it is `tag` as our encoder writes it, paying
-    /// the entry's key and value from the owed count as the serde path
-    /// does; `false`, taking nothing, for another key or past the end.
+    /// Takes the next key if it is `tag` as our encoder writes it;
+    /// `false`, taking nothing, for another key or past the end.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn key(&mut self, reader: &mut DirectReader<'_, '_>, tag: u64) -> bool {
@@ -237,9 +248,17 @@ impl Entries {
             return false;
         };
         reader.skip(len);
-        reader.counts.owed.pay(2);
         self.left -= 1;
         true
+    }
+
+    /// The owed count as the serde path has it after the key just taken:
+    /// every entry up to it paid, key and value, the rest owed. For a
+    /// value that may open a container, which checks it.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn settle(&self, reader: &mut DirectReader<'_, '_>) {
+        reader.counts.owed = Owed::new(self.before.get() + 2 * self.left as u64);
     }
 
     /// Closes the map once every entry was read; `None` with entries left
@@ -250,6 +269,7 @@ impl Entries {
         if self.left != 0 {
             return None;
         }
+        reader.counts.owed = self.before;
         reader.counts.depth_left += 1;
         Some(())
     }
@@ -266,6 +286,7 @@ impl Entries {
     #[cfg_attr(debug_assertions, inline)]
     pub fn skip_unknown(mut self, reader: &mut DirectReader<'_, '_>, tags: &[u64]) -> Option<()> {
         if self.left != 0 {
+            self.settle(reader);
             let len = skip_entries(reader.rest, reader.counts, self.left, tags)?;
             reader.skip(len);
             self.left = 0;
@@ -274,32 +295,43 @@ impl Entries {
     }
 }
 
-/// The elements of an array being read directly.
+/// The elements of an array being read directly; the owed count
+/// brought up to date as a map's [`Entries`] bring it.
 #[derive(Debug)]
 pub struct Elements {
     left: u32,
+    /// The owed count before the array opened.
+    before: Owed,
 }
 
 impl Elements {
-    /// Closes the array after its elements were read and paid elsewhere
+    /// Closes the array after its elements were read
     /// (`DirectRead::read_elements`).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn read(self, reader: &mut DirectReader<'_, '_>) {
+        reader.counts.owed = self.before;
         reader.counts.depth_left += 1;
     }
 
-    /// Whether an element is left; if so, it is about to be read, and is
-    /// paid from the owed count as the serde path does.
+    /// Whether an element is left; if so, it is about to be read.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    pub fn next(&mut self, reader: &mut DirectReader<'_, '_>) -> bool {
+    pub fn advance(&mut self) -> bool {
         if self.left == 0 {
             return false;
         }
         self.left -= 1;
-        reader.counts.owed.pay(1);
         true
+    }
+
+    /// The owed count as the serde path has it after the element just
+    /// taken by [`advance`](Self::advance): for a value that may open a
+    /// container.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn settle(&self, reader: &mut DirectReader<'_, '_>) {
+        reader.counts.owed = Owed::new(self.before.get() + self.left as u64);
     }
 
     /// Closes the array once every element was read; `None` with
@@ -310,7 +342,7 @@ impl Elements {
         if self.left != 0 {
             return None;
         }
-        reader.counts.depth_left += 1;
+        self.read(reader);
         Some(())
     }
 
@@ -322,6 +354,7 @@ impl Elements {
     #[cfg_attr(debug_assertions, inline)]
     pub fn skip_rest(mut self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
         if self.left != 0 {
+            self.settle(reader);
             let len = skip_elements(reader.rest, reader.counts, self.left)?;
             reader.skip(len);
             self.left = 0;
@@ -342,6 +375,11 @@ pub trait DirectRead: Sized {
     /// reads.
     fn reads_direct() -> bool;
 
+    /// Whether reading the type may open a container: only such a read
+    /// looks at the owed count, which a map's or array's read brings up
+    /// to date before such a value alone (`Entries::settle`).
+    const OPENS: bool = true;
+
     /// Whether the type is read directly, asked through a `Vec` or a
     /// `Box`: as `reads_direct`, but each `Vec` or `Box` inside answers
     /// true without asking further, so that the question of a recursive
@@ -352,26 +390,71 @@ pub trait DirectRead: Sized {
     }
 
     /// The value, from the reader, in a form our encoder writes and the
-    /// limits allow; `None`, the reader left anywhere, otherwise.
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self>;
+    /// limits allow; `None`, the reader left anywhere, otherwise. An impl
+    /// gives this or [`read_direct_to`](Self::read_direct_to), each
+    /// defined by the other.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self> {
+        Self::read_direct_to(reader, ByValue)
+    }
+
+    /// The value read as [`read_direct`](Self::read_direct) reads it,
+    /// given to `sink`: a derived struct writes itself into a vector's
+    /// slot so, field by field, rather than built beside it and moved
+    /// in (`de/in_place.rs` says why).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn read_direct_to<S: Sink<Self>>(reader: &mut DirectReader<'_, '_>, sink: S) -> Option<S::Out> {
+        Some(sink.finish(Self::read_direct(reader)?))
+    }
 
     /// The `len` elements of an array just opened, read into `values`
-    /// (empty, with serde's reservation), each paid from the owed count
-    /// as the serde path pays it: one by one here; number types read
-    /// runs of them at once, as serde's `Vec` of them reads from our
-    /// decoder.
+    /// (empty), reserved for as serde's `Vec` reserves, each that may open a container
+    /// paid from the owed count first, as the serde path pays it (the
+    /// array's close sets the count back, as paying for every element
+    /// would): one by one here; number types read runs of them at once,
+    /// as serde's `Vec` of them reads from our decoder.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_elements(
         reader: &mut DirectReader<'_, '_>,
         len: u32,
         values: &mut Vec<Self>,
     ) -> Option<()> {
-        for _ in 0..len {
-            reader.counts.owed.pay(1);
-            push(values, Self::read_direct(reader)?);
-        }
-        Some(())
+        let (read, taken) = elements(reader.rest, reader.counts, len, values);
+        reader.skip(taken);
+        read
     }
+}
+
+/// The `len` elements at the front of `rest`, read one by one into a
+/// vector that then replaces `values`, and the bytes read (up to where
+/// the read gave up, if it did, for the decoder's `direct_from`). Out of
+/// line, with the input and the vector in locals of its own: inlined
+/// into the read of the struct holding the vector, the loop shares its
+/// registers with the whole struct's read; a vector behind the
+/// reference has its length stored and loaded back at each element; and
+/// one made by the caller would be loaded back here, in wider pieces,
+/// just after it was stored (`de/in_place.rs`).
+#[inline(never)]
+fn elements<T: DirectRead>(
+    rest: &[u8],
+    counts: &mut Counts,
+    len: u32,
+    values: &mut Vec<T>,
+) -> (Option<()>, usize) {
+    let mut reader = DirectReader { rest, counts };
+    let mut read = Vec::with_capacity(cautious::<T>(len as usize));
+    let mut all = Some(());
+    for _ in 0..len {
+        if T::OPENS {
+            reader.counts.owed.pay(1);
+        }
+        all = push_read(&mut read, |slot| T::read_direct_to(&mut reader, slot));
+        if all.is_none() {
+            break;
+        }
+    }
+    *values = read;
+    (all, rest.len() - reader.rest.len())
 }
 
 /// Pushes onto a vector, in room reserved one element at a time past
@@ -407,6 +490,8 @@ pub trait ViaDirectRead<T> {
     fn reads_direct(&self) -> bool;
     /// Whether the type is read directly, asked through a `Vec` or `Box`.
     fn reads_direct_nested(&self) -> bool;
+    /// Whether reading the type may open a container.
+    fn opens(&self) -> bool;
     /// The type's direct read.
     fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T>;
 }
@@ -422,6 +507,11 @@ impl<T: DirectRead> ViaDirectRead<T> for Via<T> {
         T::reads_direct_nested()
     }
 
+    #[inline(always)]
+    fn opens(&self) -> bool {
+        T::OPENS
+    }
+
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T> {
         T::read_direct(reader)
@@ -434,6 +524,8 @@ pub trait ViaNotDirectRead<T> {
     fn reads_direct(&self) -> bool;
     /// False.
     fn reads_direct_nested(&self) -> bool;
+    /// True (never asked: the struct is not read directly).
+    fn opens(&self) -> bool;
     /// None.
     fn read_direct(&self, reader: &mut DirectReader<'_, '_>) -> Option<T>;
 }
@@ -447,6 +539,11 @@ impl<T> ViaNotDirectRead<T> for &Via<T> {
     #[inline(always)]
     fn reads_direct_nested(&self) -> bool {
         false
+    }
+
+    #[inline(always)]
+    fn opens(&self) -> bool {
+        true
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]

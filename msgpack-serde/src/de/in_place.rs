@@ -156,6 +156,29 @@ impl<'de, T: DeserializeInPlace<'de>> Visitor<'de> for VecInPlace<T> {
     }
 }
 
+/// Pushes onto `values` the element `read` writes into the vector's next
+/// slot, room made for it first; `None`, the vector as it was, when
+/// `read` gives up. For the direct reads' vectors (`de/direct.rs`), as
+/// [`VecInPlace`] reads serde's.
+#[inline(always)]
+pub(crate) fn push_read<T>(
+    values: &mut Vec<T>,
+    read: impl for<'s> FnOnce(Slot<'s, T>) -> Option<Filled<'s>>,
+) -> Option<()> {
+    if values.len() == values.capacity() {
+        values.reserve(1);
+    }
+    let len = values.len();
+    let place = &mut values.spare_capacity_mut()[0];
+    let Filled { .. } = read(Slot::new(place))?;
+    // SAFETY: a `Filled` comes only from `Slot::finish`, which wrote the
+    // slot; the brand ties it to this one (`read` is given it for a
+    // lifetime of its own), the first spare place, at index `len`,
+    // within the capacity.
+    unsafe { values.set_len(len + 1) };
+    Some(())
+}
+
 /// One element, read into its slot.
 struct SlotSeed<'s, T>(Slot<'s, T>);
 

@@ -21,9 +21,39 @@ use crate::expand::{always_written, whole};
 pub(super) fn impl_direct_read(cont: &Container<'_>) -> TokenStream {
     let private = private(cont);
     let ident = cont.ident;
-    let ((reads, reads_nested), read) = match reads_directly(cont) {
-        Some(Data::Struct(_, fields)) => struct_read(cont, fields),
-        Some(Data::Enum(variants)) => ((quote!(true), quote!(true)), enum_read(cont, variants)),
+    let ((reads, reads_nested), read, opens) = match reads_directly(cont) {
+        // Given to a sink: written into a vector's slot in place.
+        Some(Data::Struct(_, fields)) => {
+            let (reads, read) = struct_read(cont, fields);
+            let read = quote! {
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                fn read_direct_to<__S: #private::Sink<Self>>(
+                    __reader: &mut #private::DirectReader<'_, '_>,
+                    __sink: __S,
+                ) -> #private::Option<__S::Out> {
+                    use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
+                    #read
+                }
+            };
+            (reads, read, quote!())
+        }
+        // A unit variant is an integer: no container.
+        Some(Data::Enum(variants)) => {
+            let read = enum_read(cont, variants);
+            let read = quote! {
+                #[cfg_attr(not(debug_assertions), inline(always))]
+                fn read_direct(__reader: &mut #private::DirectReader<'_, '_>) -> #private::Option<Self> {
+                    #read
+                }
+            };
+            (
+                (quote!(true), quote!(true)),
+                read,
+                quote!(
+                    const OPENS: bool = false;
+                ),
+            )
+        }
         None => return quote!(),
     };
     quote! {
@@ -41,11 +71,9 @@ pub(super) fn impl_direct_read(cont: &Container<'_>) -> TokenStream {
                 #reads_nested
             }
 
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            fn read_direct(__reader: &mut #private::DirectReader<'_, '_>) -> #private::Option<Self> {
-                use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
-                #read
-            }
+            #opens
+
+            #read
         }
     }
 }
@@ -134,7 +162,7 @@ fn struct_read(
         #(#slot_decls)*
         #body
         #unknown
-        #private::Some(#ident { #(#members),* })
+        #private::Some(#private::Sink::finish(__sink, #ident { #(#members),* }))
     };
     // A struct read whole is read so here too, its fields one by one
     // only from bytes in another form (a field left out, a peer's
@@ -143,14 +171,17 @@ fn struct_read(
     let read = match whole::fields(cont) {
         Some(_) => quote! {
             if let #private::Some(__value) = __reader.whole::<Self>() {
-                return #private::Some(__value);
+                return #private::Some(#private::Sink::finish(__sink, __value));
             }
             #[inline(never)]
-            fn __read_fields(__reader: &mut #private::DirectReader<'_, '_>) -> #private::Option<#ident> {
+            fn __read_fields<__S: #private::Sink<#ident>>(
+                __reader: &mut #private::DirectReader<'_, '_>,
+                __sink: __S,
+            ) -> #private::Option<__S::Out> {
                 use #private::{ViaDirectRead as _, ViaNotDirectRead as _};
                 #fields_read
             }
-            __read_fields(__reader)
+            __read_fields(__reader, __sink)
         },
         None => fields_read,
     };
@@ -171,6 +202,9 @@ fn map_body(
         let (slot, tag, via) = (slot(*i), field.tag(), via(field.ty));
         quote! {
             if __entries.key(__reader, #tag) {
+                if #via.opens() {
+                    __entries.settle(__reader);
+                }
                 #slot = #private::Some(#via.read_direct(__reader)?);
             }
         }
@@ -207,7 +241,7 @@ fn array_body(
         if tag > next {
             reads.push(quote! {
                 for _ in #next..#tag {
-                    if !__elements.next(__reader) {
+                    if !__elements.advance() {
                         break '__read;
                     }
                     if !__reader.nil() {
@@ -216,13 +250,18 @@ fn array_body(
                 }
             });
         }
-        let read = quote!(#slot = #private::Some(#via.read_direct(__reader)?););
+        let read = quote! {
+            if #via.opens() {
+                __elements.settle(__reader);
+            }
+            #slot = #private::Some(#via.read_direct(__reader)?);
+        };
         let read = match always_written(cont, field) {
             true => read,
             false => quote!(if !__reader.nil() { #read }),
         };
         reads.push(quote! {
-            if !__elements.next(__reader) {
+            if !__elements.advance() {
                 break '__read;
             }
             #read

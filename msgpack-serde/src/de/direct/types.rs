@@ -8,12 +8,13 @@ use msgpack_core::{marker, IntHead, Owed};
 use super::{push, Counts, DirectRead, DirectReader};
 use crate::de::cautious;
 use crate::de::decoder::{fill_numbers, Number};
+use crate::de::in_place::Sink;
 
 /// The elements of an array of numbers, `len` of them, into `values`:
 /// the runs our decoder's `Vec` of numbers reads at once
 /// (`decoder/numbers.rs`), then the rest one by one. Numbers open no
-/// containers, so paying for them all at the end is paying as the serde
-/// path pays.
+/// containers, so none is paid: the array's close sets the owed count
+/// back as paying for them all would.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn read_numbers<T: Number + DirectRead>(
     reader: &mut DirectReader<'_, '_>,
@@ -22,14 +23,15 @@ fn read_numbers<T: Number + DirectRead>(
 ) -> Option<()> {
     let taken = numbers(reader.rest, len as usize, values)?;
     reader.skip(taken);
-    reader.counts.owed.pay(len as u64);
     Some(())
 }
 
 /// The bytes `len` numbers at the front of `rest` take, read into
-/// `values`. Out of line, in a loop of its own, as the decoder's is.
+/// `values`, reserved for as serde's `Vec` reserves. Out of line, in a
+/// loop of its own, as the decoder's is.
 #[inline(never)]
 fn numbers<T: Number + DirectRead>(rest: &[u8], len: usize, values: &mut Vec<T>) -> Option<usize> {
+    values.reserve_exact(cautious::<T>(len));
     let mut pos = 0;
     loop {
         pos = fill_numbers(values, rest, pos, len);
@@ -80,6 +82,8 @@ macro_rules! integers {
                 true
             }
 
+            const OPENS: bool = false;
+
             #[cfg_attr(not(debug_assertions), inline(always))]
             #[cfg_attr(debug_assertions, inline)]
             fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<$ty> {
@@ -105,6 +109,8 @@ impl DirectRead for bool {
         true
     }
 
+    const OPENS: bool = false;
+
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<bool> {
@@ -123,6 +129,8 @@ impl DirectRead for f32 {
     fn reads_direct() -> bool {
         true
     }
+
+    const OPENS: bool = false;
 
     /// A float 32.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -144,6 +152,8 @@ impl DirectRead for f64 {
     fn reads_direct() -> bool {
         true
     }
+
+    const OPENS: bool = false;
 
     /// A float 64, or a float 32 widened, as serde's `f64` takes one.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -168,20 +178,28 @@ impl DirectRead for String {
         true
     }
 
+    const OPENS: bool = false;
+
     /// A str of any width, UTF-8, copied: found in line, copied out of
     /// line (a call that takes the text, so the reader stays in
-    /// registers).
+    /// registers) and given to the sink there.
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<String> {
-        reader.str().map(owned)
+    fn read_direct_to<S: Sink<String>>(
+        reader: &mut DirectReader<'_, '_>,
+        sink: S,
+    ) -> Option<S::Out> {
+        reader.str().map(|text| owned(text, sink))
     }
 }
 
-/// `text`, copied into a `String` of its own.
+/// `text`, copied into a `String` of its own, given to `sink`: written
+/// into a vector's slot here, where a `String` returned (through memory)
+/// and moved into the slot would be loaded back, in wider pieces, just
+/// after it was stored (a wait on many processors: `de/in_place.rs`).
 #[inline(never)]
-fn owned(text: &str) -> String {
-    msgpack_core::decode::owned_str(text)
+fn owned<S: Sink<String>>(text: &str, sink: S) -> S::Out {
+    sink.finish(msgpack_core::decode::owned_str(text))
 }
 
 impl DirectRead for char {
@@ -189,6 +207,8 @@ impl DirectRead for char {
     fn reads_direct() -> bool {
         true
     }
+
+    const OPENS: bool = false;
 
     /// A str of one character, as serde's `char` takes one.
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -204,6 +224,8 @@ impl<T: DirectRead> DirectRead for Option<T> {
     fn reads_direct() -> bool {
         T::reads_direct()
     }
+
+    const OPENS: bool = T::OPENS;
 
     #[inline(always)]
     fn reads_direct_nested() -> bool {
@@ -244,7 +266,7 @@ impl<T: DirectRead> DirectRead for Vec<T> {
         }
         let elements = reader.array()?;
         let len = elements.left;
-        let mut values = Vec::with_capacity(cautious::<T>(len as usize));
+        let mut values = Vec::new();
         T::read_elements(reader, len, &mut values)?;
         elements.read(reader);
         Some(values)
@@ -262,6 +284,8 @@ impl<T: DirectRead> DirectRead for Box<T> {
     fn reads_direct_nested() -> bool {
         true
     }
+
+    const OPENS: bool = T::OPENS;
 
     /// `T`, boxed, as serde's `Box` reads it; `T` asked whether it reads
     /// directly, as a `Vec` asks.
