@@ -139,8 +139,9 @@ const NEGATIVE: usize = 128;
 /// The forms of integers by sign and leading [`zeros`]: non-negative
 /// values from 0 by the value's; negative ones from [`NEGATIVE`] by
 /// `!value`'s: up to 5 significant bits is a negative fixint
-/// (-32..=-1), then the widths whose sign bit fits.
-static INT_FORMS: [IntForm; 2 * NEGATIVE] = {
+/// (-32..=-1), then the widths whose sign bit fits. A reference to a
+/// constant, not a static, as `int_head.rs`'s `INT_READS` says why.
+const INT_FORMS: &[IntForm; 2 * NEGATIVE] = &{
     let mut table = [IntForm {
         marker: 0,
         fix_mask: 0,

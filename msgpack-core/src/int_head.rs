@@ -36,7 +36,14 @@ const fn sized(width: u32, signed: bool) -> IntRead {
     (1 + width) | (64 - 8 * width) << SHIFT_AT | if signed { SIGNED } else { 0 }
 }
 
-static INT_READS: [IntRead; 256] = {
+/// Each marker byte's [`IntRead`].
+///
+/// A reference to a constant, not a static, as this module's and
+/// `encode.rs`'s other tables: each crate whose code reads one (the
+/// decoder's generic code is compiled in its users' crates) gets a copy
+/// addressed directly, where another crate's static is found through
+/// the global offset table, a load before every lookup.
+const INT_READS: &[IntRead; 256] = &{
     let mut table = [NOT_AN_INT; 256];
     let mut byte = 0;
     while byte < 256 {
@@ -73,7 +80,7 @@ struct TailRead {
 }
 
 /// Each marker byte's [`TailRead`], from its [`INT_READS`] entry.
-static TAIL_READS: [TailRead; 256] = {
+const TAIL_READS: &[TailRead; 256] = &{
     let mut table = [TailRead {
         mask: 0,
         sign: 0,
