@@ -38,11 +38,12 @@ const fn sized(width: u32, signed: bool) -> IntRead {
 
 /// Each marker byte's [`IntRead`].
 ///
-/// A reference to a constant, not a static, as this module's and
-/// `encode.rs`'s other tables: each crate whose code reads one (the
-/// decoder's generic code is compiled in its users' crates) gets a copy
-/// addressed directly, where another crate's static is found through
-/// the global offset table, a load before every lookup.
+/// A reference to a constant, not a static, as `encode.rs`'s
+/// `INT_FORMS`: each crate whose code reads it (the decoder's generic
+/// code is compiled in its users' crates) gets a copy addressed
+/// directly, where another crate's static is found through the global
+/// offset table, a load before every lookup. (`TAIL_READS`, 8 KiB and
+/// read in loops that load its address once, stays one static.)
 const INT_READS: &[IntRead; 256] = &{
     let mut table = [NOT_AN_INT; 256];
     let mut byte = 0;
@@ -80,7 +81,7 @@ struct TailRead {
 }
 
 /// Each marker byte's [`TailRead`], from its [`INT_READS`] entry.
-const TAIL_READS: &[TailRead; 256] = &{
+static TAIL_READS: [TailRead; 256] = {
     let mut table = [TailRead {
         mask: 0,
         sign: 0,

@@ -330,6 +330,13 @@ impl<'de> Deserialize<'de> for FieldKey<'de> {
     }
 }
 
+/// How many elements of `T` a vector read from an array of `len` has
+/// room reserved for before they are read (serde's rule, `de/mod.rs`'s
+/// `cautious`): for tests of vectors that outgrow it.
+pub fn reserved_for<T>(len: usize) -> usize {
+    crate::de::cautious::<T>(len)
+}
+
 /// `T` read from nil by our deserializer, if it reads one (`()`, a unit
 /// struct, `Value`, a newtype of one): a nil in a tag-indexed array where
 /// the writer never leaves a gap is the field's value. Out of line and

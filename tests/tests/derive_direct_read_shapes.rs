@@ -1,16 +1,22 @@
 //! Types read directly in shapes beside `derive_direct_read.rs`'s:
 //! characters at their edges, recursion through `Box`, `Vec` and
 //! `Option` in several arrangements, mutual recursion among them, and
-//! vectors longer than serde reserves room for at once. Each
-//! decodes as the serde path does (`direct_read::agree`): whole, cut
-//! anywhere, and with any byte changed.
+//! vectors whose elements are written into their slots: longer than
+//! serde reserves room for at once, of zero-sized elements, and one
+//! whose element's read panics. Each decodes as the serde path does
+//! (`direct_read::agree`): whole, cut anywhere, and with any byte
+//! changed.
 
 mod direct_read;
 
+use std::cell::{Cell, RefCell};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use direct_read::agree;
+use msgpack_serde::__private::{reserved_for, DirectRead, DirectReader};
 use msgpack_serde::{Limits, MsgPack};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[derive(MsgPack, Debug, PartialEq)]
 struct Letter {
@@ -54,12 +60,112 @@ struct Boxed {
     inner: Box<Vec<Boxed>>,
 }
 
+thread_local! {
+    /// How many `Tick`s and `Dropped`s were read directly on this thread.
+    static TICKS: Cell<usize> = const { Cell::new(0) };
+    /// The `Dropped` values dropped on this thread, in order.
+    static DROPPED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A `u64` that counts its direct reads.
+#[derive(Debug, PartialEq)]
+struct Tick(u64);
+
+impl DirectRead for Tick {
+    fn reads_direct() -> bool {
+        true
+    }
+
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self> {
+        TICKS.set(TICKS.get() + 1);
+        u64::read_direct(reader).map(Tick)
+    }
+}
+
+impl<'de> Deserialize<'de> for Tick {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        u64::deserialize(deserializer).map(Tick)
+    }
+}
+
+impl Serialize for Tick {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(self.0)
+    }
+}
+
+/// A byte that counts its direct reads and notes when it is dropped.
+#[derive(Debug)]
+struct Dropped(u8);
+
+impl Drop for Dropped {
+    fn drop(&mut self) {
+        DROPPED.with_borrow_mut(|dropped| dropped.push(self.0));
+    }
+}
+
+impl DirectRead for Dropped {
+    fn reads_direct() -> bool {
+        true
+    }
+
+    fn read_direct(reader: &mut DirectReader<'_, '_>) -> Option<Self> {
+        TICKS.set(TICKS.get() + 1);
+        u8::read_direct(reader).map(Dropped)
+    }
+}
+
+impl<'de> Deserialize<'de> for Dropped {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        u8::deserialize(deserializer).map(Dropped)
+    }
+}
+
+impl Serialize for Dropped {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(self.0)
+    }
+}
+
+fn explode() -> u8 {
+    panic!("no default here")
+}
+
+/// An element whose read panics where its second field is left out.
+#[derive(MsgPack, Debug)]
+struct Fragile {
+    #[msgpack(tag = 1)]
+    dropped: Dropped,
+    #[msgpack(tag = 2, default = "explode")]
+    x: u8,
+}
+
+/// A vector of them, read directly.
+#[derive(MsgPack, Debug)]
+struct Fragiles {
+    #[msgpack(tag = 1)]
+    items: Vec<Fragile>,
+}
+
+/// A zero-sized element.
+#[derive(MsgPack, Debug, PartialEq, Clone, Copy)]
+enum One {
+    #[msgpack(tag = 1)]
+    Only,
+}
+
+#[derive(MsgPack, Debug, PartialEq)]
+struct Ones {
+    #[msgpack(tag = 1)]
+    ones: Vec<One>,
+}
+
 /// Sixteen fields of 8 bytes: a large element, so that a vector of them
 /// outgrows serde's first reservation within a short input.
 #[derive(MsgPack, Debug, PartialEq)]
 struct Wide {
     #[msgpack(tag = 1)]
-    a: u64,
+    a: Tick,
     #[msgpack(tag = 2)]
     b: u64,
     #[msgpack(tag = 3)]
@@ -184,9 +290,10 @@ fn recursion_through_boxes_vecs_and_options_decodes_as_the_serde_path() {
 fn vectors_longer_than_serde_reserves_for_grow_as_they_are_read() {
     // serde reserves room for 1 MiB of elements at most; past it, each
     // element read into the vector's next slot makes room first.
-    let wides = (1 << 20) / size_of::<Wide>() + 3;
+    let wides = 8195;
+    assert!(reserved_for::<Wide>(wides) < wides - 2);
     let wide = |i: u64| Wide {
-        a: i,
+        a: Tick(i),
         b: 1,
         c: 2,
         d: 3,
@@ -208,8 +315,10 @@ fn vectors_longer_than_serde_reserves_for_grow_as_they_are_read() {
         names: (0..100).map(|i| format!("name {i}")).collect(),
     };
     let bytes = msgpack_serde::to_vec(&value).unwrap();
+    TICKS.set(0);
     let back: Lists = msgpack_serde::from_slice(&bytes).unwrap();
     assert!(back == value);
+    assert_eq!(TICKS.get(), wides, "every element read directly");
     agree::<Lists>(&bytes, Limits::default());
     // Cut in the last name; and with the last element's last field a nil:
     // the read gives up there, and serde's error.
@@ -220,4 +329,40 @@ fn vectors_longer_than_serde_reserves_for_grow_as_they_are_read() {
     let mut changed = bytes.clone();
     changed[at] = 0xc0;
     agree::<Lists>(&changed, Limits::default());
+}
+
+#[test]
+fn zero_sized_elements_are_read_into_their_vector() {
+    let value = Ones {
+        ones: vec![One::Only; 1000],
+    };
+    let bytes = msgpack_serde::to_vec(&value).unwrap();
+    assert_eq!(msgpack_serde::from_slice::<Ones>(&bytes).unwrap(), value);
+    agree::<Ones>(&bytes, Limits::default());
+    agree::<Ones>(&bytes[..bytes.len() - 1], Limits::default());
+}
+
+#[test]
+fn an_element_whose_read_panics_leaves_every_element_dropped_once() {
+    // Three elements with both fields, then one without its second,
+    // whose default panics while the direct read builds it.
+    let element = |d: u8| [0x82, 0x01, d, 0x02, 0x07];
+    let bytes = [
+        &[0x81, 0x01, 0x94][..],
+        &element(0),
+        &element(1),
+        &element(2),
+        &[0x81, 0x01, 3],
+    ]
+    .concat();
+    DROPPED.with_borrow_mut(Vec::clear);
+    TICKS.set(0);
+    let read = catch_unwind(AssertUnwindSafe(|| {
+        msgpack_serde::from_slice::<Fragiles>(&bytes)
+    }));
+    assert!(read.is_err(), "the default panicked");
+    assert_eq!(TICKS.get(), 4, "read directly");
+    let mut dropped = DROPPED.with_borrow(Clone::clone);
+    dropped.sort();
+    assert_eq!(dropped, [0, 1, 2, 3]);
 }

@@ -12,8 +12,9 @@
 //! The direct read takes the forms our encoder writes (keys in
 //! declaration order as the smallest integers, nils in an array's gaps;
 //! values of any width), and the fields a newer writer added after them,
-//! and charges the limits exactly as the serde path does at
-//! the same places; any other form, or a limit the serde path would
+//! and checks each limit where the serde path checks it, against the
+//! same counts (the owed count brought up to date only there: see
+//! [`Entries`]); any other form, or a limit the serde path would
 //! refuse, makes it give up (`None`), and the value is read again by the
 //! serde path from where it started, which decides the value and every
 //! error. `decoder/direct.rs` hands a type our decoder's bytes, when
@@ -23,7 +24,6 @@ use msgpack_core::decode::short_str;
 use msgpack_core::{marker, IntHead, Owed, Reader};
 
 use super::cautious;
-use super::decoder::push_within_capacity;
 use super::in_place::{push_read, ByValue, Sink};
 use super::whole::{key_len, Whole, WholeBytes};
 use crate::ser::direct::Via;
@@ -38,8 +38,9 @@ pub struct DirectReader<'a, 'c> {
     /// The input from the reader's position on.
     pub(crate) rest: &'a [u8],
     /// The limit counts, behind a reference: they change at containers'
-    /// headers and with each element, but no read waits on them, so they
-    /// take no register of their own across the read.
+    /// headers and closes (and the owed count before a value that may
+    /// open a container), but no read waits on them, so they take no
+    /// register of their own across the read.
     pub(crate) counts: &'c mut Counts,
 }
 
@@ -203,11 +204,11 @@ fn long_str(rest: &[u8]) -> Option<(&str, usize)> {
 }
 
 /// The bytes that `left` entries at the front of `rest` take, when each
-/// key is none of `tags` (see `Entries::skip_unknown`), each paid from
-/// the owed count as its key is read: for a newer writer's fields.
+/// key is none of `tags` (see `Entries::skip_unknown`): for a newer
+/// writer's fields.
 #[cold]
 #[inline(never)]
-fn skip_entries(rest: &[u8], counts: &mut Counts, left: u32, tags: &[u64]) -> Option<usize> {
+fn skip_entries(rest: &[u8], left: u32, tags: &[u64]) -> Option<usize> {
     let mut reader = Reader::new(rest);
     for _ in 0..left {
         let key = IntHead::read(reader.remaining())?;
@@ -215,7 +216,6 @@ fn skip_entries(rest: &[u8], counts: &mut Counts, left: u32, tags: &[u64]) -> Op
             return None;
         }
         reader.consume(key.len);
-        counts.owed.pay(2);
         reader.skip().ok()?;
     }
     Some(reader.position())
@@ -286,8 +286,7 @@ impl Entries {
     #[cfg_attr(debug_assertions, inline)]
     pub fn skip_unknown(mut self, reader: &mut DirectReader<'_, '_>, tags: &[u64]) -> Option<()> {
         if self.left != 0 {
-            self.settle(reader);
-            let len = skip_entries(reader.rest, reader.counts, self.left, tags)?;
+            let len = skip_entries(reader.rest, self.left, tags)?;
             reader.skip(len);
             self.left = 0;
         }
@@ -354,8 +353,7 @@ impl Elements {
     #[cfg_attr(debug_assertions, inline)]
     pub fn skip_rest(mut self, reader: &mut DirectReader<'_, '_>) -> Option<()> {
         if self.left != 0 {
-            self.settle(reader);
-            let len = skip_elements(reader.rest, reader.counts, self.left)?;
+            let len = skip_elements(reader.rest, self.left)?;
             reader.skip(len);
             self.left = 0;
         }
@@ -408,11 +406,12 @@ pub trait DirectRead: Sized {
     }
 
     /// The `len` elements of an array just opened, read into `values`
-    /// (empty), reserved for as serde's `Vec` reserves, each that may open a container
-    /// paid from the owed count first, as the serde path pays it (the
-    /// array's close sets the count back, as paying for every element
-    /// would): one by one here; number types read runs of them at once,
-    /// as serde's `Vec` of them reads from our decoder.
+    /// (empty), reserved for as serde's `Vec` reserves, each that may
+    /// open a container paid from the owed count first, as the serde
+    /// path pays it (the array's close sets the count back, as paying
+    /// for every element would): one by one here; number types read
+    /// runs of them at once, as serde's `Vec` of them reads from our
+    /// decoder.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_elements(
         reader: &mut DirectReader<'_, '_>,
@@ -457,25 +456,13 @@ fn elements<T: DirectRead>(
     (all, rest.len() - reader.rest.len())
 }
 
-/// Pushes onto a vector, in room reserved one element at a time past
-/// serde's reservation.
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn push<T>(values: &mut Vec<T>, value: T) {
-    if values.len() == values.capacity() {
-        values.reserve(1);
-    }
-    push_within_capacity(values, value);
-}
-
-/// The bytes that `left` elements at the front of `rest` take, each
-/// paid from the owed count as it is reached (see
+/// The bytes that `left` elements at the front of `rest` take (see
 /// `Elements::skip_rest`).
 #[cold]
 #[inline(never)]
-fn skip_elements(rest: &[u8], counts: &mut Counts, left: u32) -> Option<usize> {
+fn skip_elements(rest: &[u8], left: u32) -> Option<usize> {
     let mut reader = Reader::new(rest);
     for _ in 0..left {
-        counts.owed.pay(1);
         reader.skip().ok()?;
     }
     Some(reader.position())

@@ -53,8 +53,8 @@ impl<M> Decoder<'_, M> {
             self.direct_from = self.reader.input().len() - left;
             return None;
         };
-        // A value read directly pays back the elements it claims, and
-        // closes the containers it opens.
+        // A value read directly closes the containers it opens, each
+        // close setting the owed count back to what it was before.
         debug_assert_eq!(
             (counts.owed, counts.depth_left),
             (self.owed, self.depth_left)

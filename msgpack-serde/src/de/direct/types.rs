@@ -5,9 +5,9 @@
 
 use msgpack_core::{marker, IntHead, Owed};
 
-use super::{push, Counts, DirectRead, DirectReader};
+use super::{Counts, DirectRead, DirectReader};
 use crate::de::cautious;
-use crate::de::decoder::{fill_numbers, Number};
+use crate::de::decoder::{fill_numbers, push_within_capacity, Number};
 use crate::de::in_place::Sink;
 
 /// The elements of an array of numbers, `len` of them, into `values`:
@@ -56,6 +56,16 @@ fn numbers<T: Number + DirectRead>(rest: &[u8], len: usize, values: &mut Vec<T>)
         push(values, T::read_direct(&mut reader)?);
     }
     Some(rest.len() - reader.rest.len())
+}
+
+/// Pushes a number the runs left onto `values`, in room reserved one
+/// element at a time past serde's reservation.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn push<T>(values: &mut Vec<T>, value: T) {
+    if values.len() == values.capacity() {
+        values.reserve(1);
+    }
+    push_within_capacity(values, value);
 }
 
 /// A number type's `read_elements`: runs at once ([`read_numbers`]).
