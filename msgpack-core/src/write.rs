@@ -196,13 +196,28 @@ impl Write for alloc::vec::Vec<u8> {
     }
 
     /// As [`write_marked`](Self::write_marked), for a header of any length.
-    #[inline]
+    /// Always inlined: with growth and long copies out of line it calls
+    /// nothing, so a caller as small as `String`'s `Serialize` saves no
+    /// registers and can be inlined in turn.
+    #[inline(always)]
     fn write_headed(&mut self, header: &[u8], bytes: &[u8]) -> Result<(), Self::Error> {
         let added = header.len() + bytes.len();
-        self.reserve(added);
+        if header.len() > 8 {
+            extend(self, &[header, bytes]);
+            return Ok(());
+        }
+        if bytes.len() > 64 || self.capacity() - self.len() < added {
+            // The header goes by value: as a slice it would be stored
+            // into this frame, and a frame's word read back whole after
+            // narrower stores into it waits for them to reach memory.
+            let mut word = [0u8; 8];
+            word[..header.len()].copy_from_slice(header);
+            extend_headed(self, u64::from_le_bytes(word), header.len(), bytes);
+            return Ok(());
+        }
         let len = self.len();
-        // SAFETY: `reserve` left room for `added` bytes past `len`, within
-        // the allocation (what `copy_bytes` needs of its destinations:
+        // SAFETY: the capacity checked above leaves room for `added`
+        // bytes past `len`, within the allocation (what `copy_bytes` needs of its destinations:
         // `header.len()` bytes at the end, then `bytes.len()` after
         // them); neither slice can overlap the vector, which `self`
         // borrows mutably; every byte up to the new length is written
@@ -214,6 +229,28 @@ impl Write for alloc::vec::Vec<u8> {
             self.set_len(len + added);
         }
         Ok(())
+    }
+}
+
+/// [`Vec`]'s `write_headed` when the vector must grow or the bytes need
+/// `memcpy`: out of line, so that the common case calls nothing and
+/// keeps its values in registers that need no saving. `header` holds
+/// the first `header_len` bytes of the header, in order.
+#[cfg(feature = "alloc")]
+#[cold]
+#[inline(never)]
+fn extend_headed(vec: &mut alloc::vec::Vec<u8>, header: u64, header_len: usize, bytes: &[u8]) {
+    extend(vec, &[&header.to_le_bytes()[..header_len], bytes]);
+}
+
+/// Appends each of `parts` after one reservation for them all.
+#[cfg(feature = "alloc")]
+#[cold]
+#[inline(never)]
+fn extend(vec: &mut alloc::vec::Vec<u8>, parts: &[&[u8]]) {
+    vec.reserve(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        vec.extend_from_slice(part);
     }
 }
 

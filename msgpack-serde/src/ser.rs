@@ -668,9 +668,10 @@ where
 }
 
 /// Writes a string: a fixstr's or a str 8's header inline (with the
-/// text, in one reservation), the str 16 and 32 headers out of line, so
-/// that the callers stay small enough for the compiler to inline
-/// `String`'s `Serialize` into a struct's.
+/// text, in one reservation), a str 16 or 32 out of line with its text,
+/// so that the callers stay small enough for the compiler to inline
+/// `String`'s `Serialize` into a struct's, and call nothing on the way
+/// to a short string (no registers saved around a call).
 #[inline(always)]
 pub(super) fn write_str<W: Write>(out: &mut W, bytes: &[u8]) -> Result<()>
 where
@@ -681,18 +682,18 @@ where
     } else if bytes.len() <= 255 {
         out.write_headed(&[marker::STR8, bytes.len() as u8], bytes)?;
     } else {
-        write_long_str_len(out, bytes.len())?;
-        out.write_all(bytes)?;
+        return write_long_str(out, bytes);
     }
     Ok(())
 }
 
-/// A str 8, 16 or 32 header.
+/// A str 16 or 32: its header and its text.
 #[inline(never)]
-fn write_long_str_len<W: Write>(out: &mut W, len: usize) -> Result<()>
+fn write_long_str<W: Write>(out: &mut W, bytes: &[u8]) -> Result<()>
 where
     Error: From<W::Error>,
 {
-    encode::write_str_len(out, len)?;
+    encode::write_str_len(out, bytes.len())?;
+    out.write_all(bytes)?;
     Ok(())
 }
