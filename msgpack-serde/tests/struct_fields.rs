@@ -466,3 +466,49 @@ fn structs_back_to_back_through_a_collected_sequence() {
         .unwrap();
     assert_eq!(serializer.into_inner(), rmp_serde::to_vec(&values).unwrap());
 }
+
+/// Strings, then numbers and names after them, written into vectors of
+/// every capacity up to the whole message: a string's write keeps room
+/// for the next field's name and number, which then check nothing, so a
+/// room kept short would write past the vector (valgrind runs this file).
+#[test]
+fn strings_then_numbers_into_every_capacity() {
+    #[derive(Serialize)]
+    struct Record<'a> {
+        ip: &'a str,
+        identity: String,
+        timestamp: u64,
+        path: &'a str,
+        status: u16,
+        size: u64,
+        method: Option<&'a str>,
+    }
+    for text in [
+        "",
+        "x",
+        "0123456789abcdef",
+        &"y".repeat(31),
+        &"z".repeat(40),
+    ] {
+        let record = Record {
+            ip: text,
+            identity: text.to_string(),
+            timestamp: u64::MAX,
+            path: text,
+            status: 404,
+            size: 1 << 40,
+            method: Some(text),
+        };
+        for config in [Config::named(), Config::compact()] {
+            let mut sink = Sink::default();
+            msgpack_serde::to_writer_with_config(&mut sink, &record, config).unwrap();
+            for capacity in 0..=sink.0.len() + 1 {
+                let mut out = Vec::with_capacity(capacity);
+                record
+                    .serialize(&mut Serializer::with_config(&mut out, config))
+                    .unwrap();
+                assert_eq!(out, sink.0, "{text:?} into {capacity}");
+            }
+        }
+    }
+}

@@ -118,6 +118,10 @@ pub struct Fields<'a, W, F = Configured> {
 /// The most a struct's room reserves ahead of its fields.
 const MAX_AHEAD: usize = 4096;
 
+/// The room a string field of a named struct keeps after itself: a name
+/// of up to 8 bytes and a number, the next field's if it is one.
+const KEPT_AFTER_STRING: usize = 18;
+
 impl<'a, W: Write, F: StructMode> Fields<'a, W, F>
 where
     Error: From<W::Error>,
@@ -132,7 +136,10 @@ where
             left: len,
             named: is_map,
         };
-        let ahead = 5 + fields.ahead();
+        // A named struct's first string keeps room for a field after it
+        // (`field`): reserved here, so that a short one needs no check.
+        let kept = if is_map { KEPT_AFTER_STRING } else { 0 };
+        let ahead = 5 + fields.ahead() + kept;
         if FieldRoom::opens_for(fields.ser) {
             let mut out = fields.room.open(fields.ser, ahead);
             if is_map {
@@ -180,7 +187,16 @@ where
         let ahead = self.ahead();
         self.left = self.left.saturating_sub(1);
         if scalars::is_scalar::<T>() && FieldRoom::opens_for(self.ser) {
+            // In a named struct a string is followed by a name at least
+            // (unless last): checked with the string, the room for it
+            // spares the name its own check.
+            let keep = if self.named {
+                self.ahead().min(KEPT_AFTER_STRING)
+            } else {
+                0
+            };
             let mut out = self.room.open(self.ser, ahead);
+            out.keep = keep;
             // No closures here: they would not be inlined.
             let mut result = Ok(());
             if let Some(name) = name {

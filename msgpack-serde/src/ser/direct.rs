@@ -29,6 +29,10 @@ use crate::{Config, Result};
 pub struct Out<'a> {
     room: Room<'a>,
     config: Config,
+    /// Room a string leaves after itself, checked with its own: what a
+    /// struct's fields after it take at most if numbers (`compound.rs`
+    /// sets it), so that their writes check nothing. Zero elsewhere.
+    pub(super) keep: usize,
 }
 
 impl<'a> Out<'a> {
@@ -39,6 +43,7 @@ impl<'a> Out<'a> {
         Out {
             room: Room::new(vec, estimate),
             config,
+            keep: 0,
         }
     }
 
@@ -54,6 +59,7 @@ impl<'a> Out<'a> {
             // SAFETY: the caller's promise, passed on.
             room: unsafe { Room::resume(vec, paused) },
             config,
+            keep: 0,
         }
     }
 
@@ -131,6 +137,7 @@ impl<'a> Out<'a> {
                 let mut out = Out {
                     room: Room::new(vec, bound),
                     config,
+                    keep: 0,
                 };
                 let result = value.put(&mut out);
                 out.room.finish();
@@ -279,6 +286,7 @@ fn run<T: Direct>(vec: &mut Vec<u8>, config: Config, value: &T) -> Result<()> {
     let mut out = Out {
         room: Room::new(vec, T::estimate()),
         config,
+        keep: 0,
     };
     let result = value.put(&mut out);
     out.room.finish();
@@ -298,6 +306,7 @@ pub(super) fn put_seq<T: Direct>(
     let mut out = Out {
         room: Room::new(vec, 5 + ahead::<T>(len)),
         config,
+        keep: 0,
     };
     let result = out.array_len(len).and_then(|()| put(&mut out));
     out.room.finish();
@@ -430,18 +439,23 @@ fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
     use msgpack_core::marker::{FIXSTR, STR8};
     let len = bytes.len();
     match (key, len) {
-        (Some(key), 0..=31) => out.room.put_headed([key, FIXSTR | len as u8], bytes),
-        (None, 0..=31) => out.room.put_headed([FIXSTR | len as u8], bytes),
+        (Some(key), 0..=31) => {
+            out.room
+                .put_headed_keeping([key, FIXSTR | len as u8], bytes, out.keep)
+        }
+        (None, 0..=31) => out
+            .room
+            .put_headed_keeping([FIXSTR | len as u8], bytes, out.keep),
         // 32 bytes and more: `put_slice`'s `memcpy`, one call, where
         // `put_headed`'s copy for short strings would add to the code of
         // every string field for little gain.
         (Some(key), 32..=255) => {
             out.room.put([key, STR8, len as u8]);
-            out.room.put_slice(bytes);
+            out.room.put_slice_keeping(bytes, out.keep);
         }
         (None, 32..=255) => {
             out.room.put([STR8, len as u8]);
-            out.room.put_slice(bytes);
+            out.room.put_slice_keeping(bytes, out.keep);
         }
         _ => return put_long_str(out, key, bytes),
     }
