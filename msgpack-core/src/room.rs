@@ -173,21 +173,22 @@ impl<'a> Room<'a> {
         unsafe { core::hint::assert_unchecked(self.reserved - self.written >= keep) };
     }
 
-    /// Appends the first `len` bytes of `bytes` (all nine if `len` is
-    /// larger), with one copy of all nine: see
-    /// [`Write::write_prefix`](crate::Write::write_prefix).
+    /// Appends the first `len` bytes of `bytes` (all `N` if `len` is
+    /// larger), with one copy of all `N`: see
+    /// [`Write::write_prefix`](crate::Write::write_prefix). Nine bytes
+    /// hold any integer with its marker; eight are one store.
     #[inline(always)]
-    pub fn put_prefix(&mut self, bytes: &[u8; 9], len: usize) {
-        self.make_room(9);
-        // SAFETY: as in `put`, for nine bytes; only `len.min(9)` of them
-        // are counted as written, and all nine are initialized.
+    pub fn put_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) {
+        self.make_room(N);
+        // SAFETY: as in `put`, for `N` bytes; only `len.min(N)` of them
+        // are counted as written, and all `N` are initialized.
         unsafe {
             self.base
                 .add(self.written)
-                .cast::<[u8; 9]>()
+                .cast::<[u8; N]>()
                 .write_unaligned(*bytes);
         }
-        self.written += len.min(9);
+        self.written += len.min(N);
     }
 
     /// Appends each of `items` as `encode` gives it: `N` bytes of which

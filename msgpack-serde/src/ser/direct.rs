@@ -77,16 +77,17 @@ impl<'a> Out<'a> {
 
     /// A struct's field name as a map key, the same bytes as
     /// `compound.rs`'s `write_field_name`: a name of up to 8 bytes and its
-    /// header in one fixed-size copy of a constant.
+    /// header in one fixed-size copy of a constant (one 8-byte store for
+    /// a name of up to 7).
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub(super) fn field_name(&mut self, name: &'static str) -> Result<()> {
         let bytes = name.as_bytes();
-        if bytes.len() <= 8 {
-            let mut fixstr = [0u8; 9];
-            fixstr[0] = msgpack_core::marker::FIXSTR | bytes.len() as u8;
-            fixstr[1..1 + bytes.len()].copy_from_slice(bytes);
-            self.room.put_prefix(&fixstr, 1 + bytes.len());
+        if bytes.len() <= 7 {
+            self.room.put_prefix(&fixstr::<8>(bytes), 1 + bytes.len());
+            Ok(())
+        } else if bytes.len() <= 8 {
+            self.room.put_prefix(&fixstr::<9>(bytes), 1 + bytes.len());
             Ok(())
         } else {
             put_str(self, None, bytes)
@@ -460,6 +461,15 @@ fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
         _ => return put_long_str(out, key, bytes),
     }
     Ok(())
+}
+
+/// A fixstr's header and `bytes` (at most `N - 1` of them), zeros after.
+#[inline(always)]
+fn fixstr<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut fixstr = [0u8; N];
+    fixstr[0] = msgpack_core::marker::FIXSTR | bytes.len() as u8;
+    fixstr[1..1 + bytes.len()].copy_from_slice(bytes);
+    fixstr
 }
 
 /// A str 16 or str 32, as the serde path writes it, the header built by
