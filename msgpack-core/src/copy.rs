@@ -34,12 +34,42 @@ pub(crate) unsafe fn copy_bytes(src: &[u8], dst: *mut u8) {
                 *dst.add(len - 1) = *from.add(len - 1);
             }
         } else if len <= 32 {
-            pair::<16>(from, dst, len);
+            pair_wide::<1>(from, dst, len);
         } else if len <= 64 {
-            pair::<32>(from, dst, len);
+            pair_wide::<2>(from, dst, len);
         } else {
             core::ptr::copy_nonoverlapping(from, dst, len);
         }
+    }
+}
+
+/// As [`pair`] with `N = 16 * W` (`W` of 1 or 2), through `u128` values:
+/// as arrays of 16 or 32 bytes they went through the stack between the
+/// loads and the stores.
+///
+/// # Safety
+///
+/// As [`copy_bytes`], with `16 * W <= len`.
+#[inline(always)]
+unsafe fn pair_wide<const W: usize>(from: *const u8, dst: *mut u8, len: usize) {
+    const { assert!(W == 1 || W == 2) };
+    let tail = len - 16 * W;
+    // SAFETY: the caller's; all loads happen before any store. With
+    // `W == 1` the second load and store of each end are the first's.
+    unsafe {
+        let head0 = from.cast::<u128>().read_unaligned();
+        let head1 = from.add(16 * (W - 1)).cast::<u128>().read_unaligned();
+        let tail0 = from.add(tail).cast::<u128>().read_unaligned();
+        let tail1 = from
+            .add(tail + 16 * (W - 1))
+            .cast::<u128>()
+            .read_unaligned();
+        dst.cast::<u128>().write_unaligned(head0);
+        dst.add(16 * (W - 1)).cast::<u128>().write_unaligned(head1);
+        dst.add(tail).cast::<u128>().write_unaligned(tail0);
+        dst.add(tail + 16 * (W - 1))
+            .cast::<u128>()
+            .write_unaligned(tail1);
     }
 }
 
