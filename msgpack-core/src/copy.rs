@@ -43,9 +43,9 @@ pub(crate) unsafe fn copy_bytes(src: &[u8], dst: *mut u8) {
     }
 }
 
-/// As [`pair`] with `N = 16 * W` (`W` of 1 or 2), through `u128` values:
-/// as arrays of 16 or 32 bytes they went through the stack between the
-/// loads and the stores.
+/// As [`pair`] with `N = 16 * W` (`W` of 1 or 2), through `u128` values,
+/// which stay in registers between the loads and the stores: arrays of
+/// 16 or 32 bytes are moved through the stack.
 ///
 /// # Safety
 ///

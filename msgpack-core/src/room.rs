@@ -153,7 +153,7 @@ impl<'a> Room<'a> {
     #[inline(always)]
     pub fn put_headed_keeping<const H: usize>(&mut self, head: [u8; H], bytes: &[u8], keep: usize) {
         self.make_room((H + bytes.len()).saturating_add(keep));
-        // SAFETY: as in `put_slice`, for `H + bytes.len()` bytes.
+        // SAFETY: as in `put_slice_keeping`, for `H + bytes.len()` bytes.
         unsafe {
             let end = self.base.add(self.written);
             end.cast::<[u8; H]>().write_unaligned(head);

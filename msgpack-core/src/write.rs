@@ -187,7 +187,7 @@ impl Write for alloc::vec::Vec<u8> {
         Ok(())
     }
 
-    /// One reservation for the marker and the bytes, where `push` and
+    /// One capacity check for the marker and the bytes, where `push` and
     /// `extend_from_slice` check the capacity and store the length twice;
     /// up to 64 bytes are copied without a call to `memcpy`.
     #[inline]
@@ -217,11 +217,11 @@ impl Write for alloc::vec::Vec<u8> {
         }
         let len = self.len();
         // SAFETY: the capacity checked above leaves room for `added`
-        // bytes past `len`, within the allocation (what `copy_bytes` needs of its destinations:
-        // `header.len()` bytes at the end, then `bytes.len()` after
-        // them); neither slice can overlap the vector, which `self`
-        // borrows mutably; every byte up to the new length is written
-        // before the length is set.
+        // bytes past `len`, within the allocation (what `copy_bytes`
+        // needs of its destinations: `header.len()` bytes at the end,
+        // then `bytes.len()` after them); neither slice can overlap the
+        // vector, which `self` borrows mutably; every byte up to the new
+        // length is written before the length is set.
         unsafe {
             let end = self.as_mut_ptr().add(len);
             crate::copy::copy_bytes(header, end);
@@ -515,7 +515,7 @@ impl<W: std::io::Write> Write for IoWriter<W> {
         }
     }
 
-    /// Into a vector, the vector's one reservation.
+    /// Into a vector, the vector's one capacity check.
     #[inline]
     fn write_marked(&mut self, marker: u8, bytes: &[u8]) -> std::io::Result<()> {
         match vec_behind(&mut self.0) {
@@ -530,7 +530,7 @@ impl<W: std::io::Write> Write for IoWriter<W> {
         }
     }
 
-    /// Into a vector, the vector's one reservation.
+    /// Into a vector, the vector's one capacity check.
     #[inline]
     fn write_headed(&mut self, header: &[u8], bytes: &[u8]) -> std::io::Result<()> {
         match vec_behind(&mut self.0) {
@@ -594,7 +594,7 @@ mod tests {
 
     /// Every length of a fixstr and past it, after what the vector holds,
     /// with and without room to spare: the bytes of `write_u8` then
-    /// `write_all`, whichever writer (a vector's one reservation, or the
+    /// `write_all`, whichever writer (a vector's one capacity check, or the
     /// default of the others).
     #[test]
     fn write_marked_appends_the_marker_then_the_bytes() {
@@ -647,6 +647,14 @@ mod tests {
                 roomy.push(0xc0);
                 <&mut Vec<u8> as Write>::write_headed(&mut &mut roomy, header, bytes).unwrap();
                 assert_eq!(roomy, expected, "{header:02x?} {len}");
+
+                // Room for exactly these bytes: written without growing.
+                let mut exact = Vec::with_capacity(expected.len());
+                exact.push(0xc0);
+                let buffer = exact.as_ptr();
+                exact.write_headed(header, bytes).unwrap();
+                assert_eq!(exact, expected, "{header:02x?} {len}");
+                assert_eq!(exact.as_ptr(), buffer, "{header:02x?} {len}");
 
                 let mut io = IoWriter::new(vec![0xc0]);
                 io.write_headed(header, bytes).unwrap();

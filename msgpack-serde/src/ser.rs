@@ -668,7 +668,7 @@ where
 }
 
 /// Writes a string: a fixstr's or a str 8's header inline (with the
-/// text, in one reservation), a str 16 or 32 out of line with its text,
+/// text, after one capacity check), a str 16 or 32 out of line with its text,
 /// so that the callers stay small enough for the compiler to inline
 /// `String`'s `Serialize` into a struct's, and call nothing on the way
 /// to a short string (no registers saved around a call).

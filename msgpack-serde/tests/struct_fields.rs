@@ -468,9 +468,11 @@ fn structs_back_to_back_through_a_collected_sequence() {
 }
 
 /// Strings, then numbers and names after them, written into vectors of
-/// every capacity up to the whole message: a string's write keeps room
-/// for the next field's name and number, which then check nothing, so a
-/// room kept short would write past the vector (valgrind runs this file).
+/// every capacity up to the whole message, against rmp-serde: a string's
+/// write keeps room for the next field's name and number, which the
+/// compiler is then told need no check. A debug build checks that claim
+/// at each such write (`assert_unchecked`'s precondition), so a room kept
+/// short fails here.
 #[test]
 fn strings_then_numbers_into_every_capacity() {
     #[derive(Serialize)]
@@ -489,6 +491,7 @@ fn strings_then_numbers_into_every_capacity() {
         "0123456789abcdef",
         &"y".repeat(31),
         &"z".repeat(40),
+        &"w".repeat(300),
     ] {
         let record = Record {
             ip: text,
@@ -502,6 +505,12 @@ fn strings_then_numbers_into_every_capacity() {
         for config in [Config::named(), Config::compact()] {
             let mut sink = Sink::default();
             msgpack_serde::to_writer_with_config(&mut sink, &record, config).unwrap();
+            let rmp = if config == Config::named() {
+                rmp_serde::to_vec_named(&record).unwrap()
+            } else {
+                rmp_serde::to_vec(&record).unwrap()
+            };
+            assert_eq!(sink.0, rmp, "{text:?}");
             for capacity in 0..=sink.0.len() + 1 {
                 let mut out = Vec::with_capacity(capacity);
                 record

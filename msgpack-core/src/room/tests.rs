@@ -269,6 +269,18 @@ fn a_write_keeping_room_leaves_it() {
                     }
                     expected.extend_from_slice(bytes);
                     assert_eq!(out, expected, "{keep} {len} {spare} {headed}");
+
+                    // Eight bytes more (one store) fit in room kept for
+                    // them: the buffer stays where it is.
+                    let buffer = out.as_ptr();
+                    let mut room = Room::new(&mut out, 0);
+                    room.put_prefix(&[0xee; 8], 8);
+                    room.finish();
+                    expected.extend_from_slice(&[0xee; 8]);
+                    assert_eq!(out, expected, "{keep} {len} {spare} {headed}");
+                    if keep >= 8 {
+                        assert_eq!(out.as_ptr(), buffer, "{keep} {len} {spare} {headed}");
+                    }
                 }
             }
         }

@@ -118,9 +118,16 @@ pub struct Fields<'a, W, F = Configured> {
 /// The most a struct's room reserves ahead of its fields.
 const MAX_AHEAD: usize = 4096;
 
-/// The room a string field of a named struct keeps after itself: a name
-/// of up to 8 bytes and a number, the next field's if it is one.
-const KEPT_AFTER_STRING: usize = 18;
+/// The most a number takes (a marker and 8 bytes).
+const MOST_PER_FIELD: usize = 9;
+
+/// The most a named field of a number takes: a name of up to 8 bytes
+/// (written as 9), then the number.
+const MOST_PER_NAMED_FIELD: usize = 9 + MOST_PER_FIELD;
+
+/// The room a string field of a named struct keeps after itself: the
+/// next field's name and number, if it is one.
+const KEPT_AFTER_STRING: usize = MOST_PER_NAMED_FIELD;
 
 impl<'a, W: Write, F: StructMode> Fields<'a, W, F>
 where
@@ -171,9 +178,11 @@ where
     /// of fixed size fit and check nothing.
     #[inline(always)]
     fn ahead(&self) -> usize {
-        // A name of up to 8 bytes is written as 9, then a number of up
-        // to 9.
-        let most_per_field = if self.named { 18 } else { 9 };
+        let most_per_field = if self.named {
+            MOST_PER_NAMED_FIELD
+        } else {
+            MOST_PER_FIELD
+        };
         self.left.saturating_mul(most_per_field).min(MAX_AHEAD)
     }
 

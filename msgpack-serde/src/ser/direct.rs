@@ -22,6 +22,10 @@ use serde::Serialize;
 use super::{Compact, Configured, Named, Serializer};
 use crate::{Config, Result};
 
+mod strings;
+
+use strings::{fixstr, put_str};
+
 /// Where a value on the direct path writes: the reserved room, and the
 /// configuration of the serializer it came from (for values that go
 /// through serde after all).
@@ -30,8 +34,9 @@ pub struct Out<'a> {
     room: Room<'a>,
     config: Config,
     /// Room a string leaves after itself, checked with its own: what a
-    /// struct's fields after it take at most if numbers (`compound.rs`
-    /// sets it), so that their writes check nothing. Zero elsewhere.
+    /// named struct's next field takes at most if a number (`compound.rs`
+    /// sets it, for the field's name too when that is a string of more
+    /// than 8 bytes), so that its writes check nothing. Zero elsewhere.
     pub(super) keep: usize,
 }
 
@@ -432,77 +437,6 @@ fn bool_marker(value: bool) -> u8 {
     }
 }
 
-/// A string, after the one-byte key when there is one: a fixstr with its
-/// header (and key) in one room check and its bytes copied inline, longer
-/// ones with a call to `memcpy`.
-#[inline(always)]
-fn put_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
-    use msgpack_core::marker::{FIXSTR, STR8};
-    let len = bytes.len();
-    match (key, len) {
-        (Some(key), 0..=31) => {
-            out.room
-                .put_headed_keeping([key, FIXSTR | len as u8], bytes, out.keep)
-        }
-        (None, 0..=31) => out
-            .room
-            .put_headed_keeping([FIXSTR | len as u8], bytes, out.keep),
-        // 32 bytes and more: `put_slice`'s `memcpy`, one call, where
-        // `put_headed`'s copy for short strings would add to the code of
-        // every string field for little gain.
-        (Some(key), 32..=255) => {
-            out.room.put([key, STR8, len as u8]);
-            out.room.put_slice_keeping(bytes, out.keep);
-        }
-        (None, 32..=255) => {
-            out.room.put([STR8, len as u8]);
-            out.room.put_slice_keeping(bytes, out.keep);
-        }
-        _ => return put_long_str(out, key, bytes),
-    }
-    Ok(())
-}
-
-/// A fixstr's header and `bytes` (at most `N - 1` of them), zeros after.
-#[inline(always)]
-fn fixstr<const N: usize>(bytes: &[u8]) -> [u8; N] {
-    let mut fixstr = [0u8; N];
-    fixstr[0] = msgpack_core::marker::FIXSTR | bytes.len() as u8;
-    fixstr[1..1 + bytes.len()].copy_from_slice(bytes);
-    fixstr
-}
-
-/// A str 16 or str 32, as the serde path writes it, the header built by
-/// value (a call taking the room would keep it out of registers).
-#[inline(always)]
-fn put_long_str(out: &mut Out<'_>, key: Option<u8>, bytes: &[u8]) -> Result<()> {
-    use msgpack_core::marker::{STR16, STR32};
-    if let Some(key) = key {
-        out.room.put([key]);
-    }
-    let len = bytes.len();
-    // `put_slice`, not `put_headed`: its `memcpy` is one call where
-    // `put_headed`'s copy of short strings, useless past 255 bytes, would
-    // add to every string field's code.
-    if let Ok(len) = u16::try_from(len) {
-        let [a, b] = len.to_be_bytes();
-        out.room.put([STR16, a, b]);
-    } else if let Ok(len) = u32::try_from(len) {
-        let [a, b, c, d] = len.to_be_bytes();
-        out.room.put([STR32, a, b, c, d]);
-    } else {
-        return Err(too_long(len));
-    }
-    out.room.put_slice(bytes);
-    Ok(())
-}
-
-/// The serde path's error for a string of more than `u32::MAX` bytes.
-#[cold]
-fn too_long(len: usize) -> crate::Error {
-    msgpack_core::EncodeError::<core::convert::Infallible>::LengthOverflow(len).into()
-}
-
 /// Writes a run of numbers or bools, each as `encode` gives it: a block
 /// at a time ([`Room::put_each`]) when there are enough of them to pay
 /// for the blocks' setup, one by one otherwise.
@@ -637,37 +571,6 @@ impl Direct for bool {
     fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
         out.room.put([key, bool_marker(*self)]);
         Ok(())
-    }
-}
-
-impl Direct for str {
-    #[inline(always)]
-    fn put(&self, out: &mut Out<'_>) -> Result<()> {
-        put_str(out, None, self.as_bytes())
-    }
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
-        put_str(out, Some(key), self.as_bytes())
-    }
-}
-
-impl Direct for String {
-    #[inline(always)]
-    fn estimate() -> usize {
-        1
-    }
-
-    #[inline(always)]
-    fn put(&self, out: &mut Out<'_>) -> Result<()> {
-        put_str(out, None, self.as_bytes())
-    }
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    #[cfg_attr(debug_assertions, inline)]
-    fn put_keyed(&self, key: u8, out: &mut Out<'_>) -> Result<()> {
-        put_str(out, Some(key), self.as_bytes())
     }
 }
 
