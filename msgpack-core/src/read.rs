@@ -348,6 +348,30 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads a fixstr of up to 15 ASCII bytes, the form field names take,
+    /// with one test of its text (the decoders' keys come here first);
+    /// `None`, reading nothing, for anything else, and near the input's
+    /// end (16 bytes from the header on must remain), where
+    /// [`read_short_str`](Self::read_short_str) reads it.
+    ///
+    /// ```
+    /// use msgpack_core::Reader;
+    ///
+    /// let input = [0xa2, b'i', b'd', 0x2a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// let mut reader = Reader::new(&input);
+    /// assert_eq!(reader.read_short_key(), Some("id"));
+    /// assert_eq!(reader.read_short_key(), None); // 42
+    /// assert_eq!(reader.position(), 3);
+    /// assert_eq!(Reader::new(&[0xa2, b'i', b'd']).read_short_key(), None); // near the end
+    /// ```
+    #[inline(always)]
+    pub fn read_short_key(&mut self) -> Option<&'a str> {
+        let window = self.remaining().first_chunk::<16>()?;
+        let (text, taken) = crate::text::short_key(window)?;
+        self.pos += taken;
+        Some(text)
+    }
+
     /// Consumes `N` raw bytes as an array.
     ///
     /// ```

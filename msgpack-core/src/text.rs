@@ -90,6 +90,40 @@ pub(crate) fn ascii_in_window(window: &[u8; 32], from: usize, len: usize) -> Opt
     }
 }
 
+/// The fixstr of up to 15 bytes at the front of `window`, when its text
+/// is ASCII: the text, and the bytes it takes, header included. `None`
+/// for anything else. One mask over the 16 bytes tests the text, from a
+/// table by its length: the field names a struct's keys carry are this
+/// short, and a window half as wide as
+/// [`ascii_in_window`]'s takes half the instructions.
+#[inline(always)]
+pub(crate) fn short_key(window: &[u8; 16]) -> Option<(&str, usize)> {
+    let len = window[0].wrapping_sub(crate::marker::FIXSTR) as usize;
+    if len >= 16 {
+        return None;
+    }
+    if u128::from_le_bytes(*window) & HIGH_AFTER_HEADER[len] != 0 {
+        return None;
+    }
+    let text = &window[1..1 + len];
+    // SAFETY: every byte of `text` is below 0x80: the mask has the high
+    // bit of each byte of `window` from 1 to `1 + len`; ASCII is valid
+    // UTF-8.
+    Some((unsafe { core::str::from_utf8_unchecked(text) }, 1 + len))
+}
+
+/// The high bit of each of the `len` bytes after a 16-byte window's
+/// first, as a little-endian `u128`, by `len`.
+const HIGH_AFTER_HEADER: [u128; 16] = {
+    let mut masks = [0; 16];
+    let mut len = 1;
+    while len < 16 {
+        masks[len] = masks[len - 1] | 0x80 << (8 * len);
+        len += 1;
+    }
+    masks
+};
+
 /// The high bit of each of the first `len` bytes of a 32-byte window,
 /// as two little-endian halves, by `len`.
 const HIGH_IN_FIRST: [[u128; 2]; 33] = {
@@ -178,7 +212,7 @@ fn is_ascii(bytes: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::ascii_in_window;
+    use super::{ascii_in_window, short_key};
 
     /// Every text the window holds, among bytes that are not ASCII: read
     /// when all its bytes are ASCII, refused when any one is not, so the
@@ -197,6 +231,30 @@ mod tests {
                     assert_eq!(ascii_in_window(&odd, from, len), None, "{from} {len} {at}");
                 }
             }
+        }
+    }
+
+    /// Every fixstr a 16-byte window holds, among bytes that are not
+    /// ASCII: read when its text is ASCII, refused when any byte of it
+    /// is not, or when the header is not a fixstr of up to 15 bytes.
+    #[test]
+    fn the_key_mask_covers_exactly_the_text() {
+        for len in 0..16 {
+            let mut window = [0xffu8; 16];
+            window[0] = 0xa0 + len as u8;
+            window[1..1 + len].fill(b'k');
+            let expected = "k".repeat(len);
+            assert_eq!(short_key(&window), Some((expected.as_str(), 1 + len)));
+            for at in 1..1 + len {
+                let mut odd = window;
+                odd[at] = 0x80;
+                assert_eq!(short_key(&odd), None, "{len} {at}");
+            }
+        }
+        for header in [0x00, 0x7f, 0x9f, 0xb0, 0xbf, 0xd9, 0xff] {
+            let mut window = [b'k'; 16];
+            window[0] = header;
+            assert_eq!(short_key(&window), None, "{header:#x}");
         }
     }
 

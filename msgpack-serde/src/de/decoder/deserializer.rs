@@ -325,11 +325,16 @@ impl<'de, 'a, M: Strings<'a, 'de>> de::Deserializer<'de> for &mut Decoder<'a, M>
     }
 
     /// Field numbers and field names: a positive fixint, a fixstr or a
-    /// str 8 straight to the visitor, everything else through `any_value`.
-    /// Always inlined: derived structs read every key through here.
+    /// str 8 straight to the visitor (a name of up to 15 ASCII bytes
+    /// with one test, `Reader::read_short_key`), everything else through
+    /// `any_value`. Always inlined: derived structs read every key
+    /// through here.
     #[inline(always)]
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.begin();
+        if let Some(name) = self.reader.read_short_key() {
+            return M::visit_str(visitor, name).map_err(|error| error.at(start));
+        }
         let byte = self.reader.peek_byte()?;
         let result = match byte {
             marker::FIXPOS..=marker::FIXPOS_MAX => {
