@@ -7,7 +7,9 @@
 Each cell is the median of the runs' ratios, with their range: ours
 against the faster of zerompk and msgpacker in the same run, against
 the floor (memcpy of the bytes, clone of the value), derived map round
-trips against prost's, named against compact.
+trips against prost's, named against compact, and beside it zerompk's
+map form against its array form (the same choice in a crate without
+serde).
 """
 import json,sys,statistics as st
 runs=[json.load(open(f)) for f in sys.argv[1:]]
@@ -34,10 +36,10 @@ for fx in fxs:
             pd.append('zerompk' if z['decode_ns']<m['decode_ns'] else 'msgpacker')
         print(f"| {fx} | {o.replace('msgpack-serde ','')} | {cell(e)} | {cell(d)} | {st.mode(pe)}, {st.mode(pd)} |")
 print()
-print("| fixture | compact encode / floor | compact decode / floor | zerompk enc / floor, dec / floor | derive map round trips / prost | named / compact enc | dec |")
-print("|---|--:|--:|---|--:|--:|--:|")
+print("| fixture | compact encode / floor | compact decode / floor | zerompk enc / floor, dec / floor | derive map round trips / prost | named / compact enc | dec | zerompk map / zerompk enc, dec |")
+print("|---|--:|--:|---|--:|--:|--:|---|")
 for fx in fxs:
-    ce=[];cd=[];ze=[];zd=[];rt=[];ne=[];nd=[]
+    ce=[];cd=[];ze=[];zd=[];rt=[];ne=[];nd=[];me=[];md=[]
     for r in runs:
         fl=get(r,fx,'floor (memcpy / clone)'); c=get(r,fx,'msgpack-serde compact'); z=get(r,fx,'zerompk')
         p=get(r,fx,'prost'); dm=get(r,fx,'msgpack-serde derive map'); n=get(r,fx,'msgpack-serde named')
@@ -45,4 +47,7 @@ for fx in fxs:
         ze.append(z['encode_ns']/fl['encode_ns']); zd.append(z['decode_ns']/fl['decode_ns'])
         rt.append(dm['round_trips_per_sec']/p['round_trips_per_sec'])
         ne.append(n['encode_ns']/c['encode_ns']); nd.append(n['decode_ns']/c['decode_ns'])
-    print(f"| {fx} | {cell(ce)} | {cell(cd)} | {st.median(ze):.1f}x, {st.median(zd):.2f}x | {cell(rt)} | {cell(ne)} | {cell(nd)} |")
+        zm=get(r,fx,'zerompk map')
+        if zm: me.append(zm['encode_ns']/z['encode_ns']); md.append(zm['decode_ns']/z['decode_ns'])
+    zm_cell=f"{st.median(me):.2f}x, {st.median(md):.2f}x" if me else "-"
+    print(f"| {fx} | {cell(ce)} | {cell(cd)} | {st.median(ze):.1f}x, {st.median(zd):.2f}x | {cell(rt)} | {cell(ne)} | {cell(nd)} | {zm_cell} |")

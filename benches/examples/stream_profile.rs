@@ -37,7 +37,7 @@ fn main() {
         .map(|record| msgpack_serde::to_vec(record).expect("records serialize"))
         .collect();
     let stream = frames.concat();
-    let tagged = msgpack_benches::fixtures::logs().families().0.records;
+    let tagged = msgpack_benches::fixtures::logs().families().tagged.records;
     let mut codec = MsgPackCodec::<_, ()>::new();
     let mut buffer = BytesMut::new();
     let mut vec = Vec::new();

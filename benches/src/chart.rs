@@ -16,7 +16,7 @@ type Metric = fn(&crate::run::CodecResult) -> f64;
 pub enum Family {
     /// msgpack-serde, every mode.
     Ours,
-    /// rmp-serde, msgpacker, zerompk.
+    /// rmp-serde, msgpacker, zerompk (both forms).
     OtherMessagePack,
     /// prost.
     Protobuf,
@@ -185,6 +185,7 @@ mod tests {
                 Ours,
                 Ours,
                 Ours,
+                OtherMessagePack,
                 OtherMessagePack,
                 OtherMessagePack,
                 OtherMessagePack,

@@ -10,7 +10,7 @@ use prost::Message;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::model::{array, borrowed, packer, plain, tagged, zero, Convert};
+use crate::model::{array, borrowed, packer, plain, tagged, zero, zero_map, Convert};
 use crate::proto::Proto;
 
 /// The codec the others are compared with: msgpack-serde's compact mode.
@@ -92,15 +92,32 @@ pub trait Fixture: Serialize + DeserializeOwned + Proto + Clone + PartialEq + 's
     type Packer: Packable + Unpackable + PartialEq + 'static;
     /// `#[derive(ToMessagePack, FromMessagePack)]`
     type Zero: zerompk::ToMessagePack + zerompk::FromMessagePackOwned + PartialEq + 'static;
+    /// `#[derive(ToMessagePack, FromMessagePack)] #[msgpack(map)]`
+    type ZeroMap: zerompk::ToMessagePack + zerompk::FromMessagePackOwned + PartialEq + 'static;
 
     /// Converts to the other families.
-    fn families(&self) -> (Self::Tagged, Self::Array, Self::Packer, Self::Zero);
+    fn families(&self) -> Families<Self>;
 
     /// Decodes msgpack-serde bytes into types that borrow, for fixtures
     /// that have them.
     fn decode_borrowed() -> Option<fn(&[u8])> {
         None
     }
+}
+
+/// A fixture's value in each family of types.
+#[derive(Debug)]
+pub struct Families<T: Fixture> {
+    /// `#[derive(MsgPack)]`
+    pub tagged: T::Tagged,
+    /// `#[derive(MsgPack)] #[msgpack(array)]`
+    pub array: T::Array,
+    /// `#[derive(MsgPacker)]`
+    pub packer: T::Packer,
+    /// `#[derive(ToMessagePack, FromMessagePack)]`
+    pub zero: T::Zero,
+    /// `#[derive(ToMessagePack, FromMessagePack)] #[msgpack(map)]`
+    pub zero_map: T::ZeroMap,
 }
 
 macro_rules! fixture {
@@ -110,9 +127,16 @@ macro_rules! fixture {
             type Array = array::$name;
             type Packer = packer::$name;
             type Zero = zero::$name;
+            type ZeroMap = zero_map::$name;
 
-            fn families(&self) -> (tagged::$name, array::$name, packer::$name, zero::$name) {
-                (self.convert(), self.convert(), self.convert(), self.convert())
+            fn families(&self) -> Families<Self> {
+                Families {
+                    tagged: self.convert(),
+                    array: self.convert(),
+                    packer: self.convert(),
+                    zero: self.convert(),
+                    zero_map: self.convert(),
+                }
             }
 
             $(fn decode_borrowed() -> Option<fn(&[u8])> {
@@ -176,7 +200,13 @@ pub const FLOOR: &str = "floor (memcpy / clone)";
 
 /// Every codec, for `value`, in table order.
 pub fn codecs<T: Fixture>(value: &T) -> Vec<Codec> {
-    let (tagged, array, packer, zero) = value.families();
+    let Families {
+        tagged,
+        array,
+        packer,
+        zero,
+        zero_map,
+    } = value.families();
     let mut ours_named = Codec::new(
         "msgpack-serde named",
         value.clone(),
@@ -230,6 +260,9 @@ pub fn codecs<T: Fixture>(value: &T) -> Vec<Codec> {
             |b| T::Packer::unpack(b).unwrap(),
         ),
         Codec::new("zerompk", zero, zerompk_into, |b| {
+            zerompk::from_msgpack(b).unwrap()
+        }),
+        Codec::new("zerompk map", zero_map, zerompk_into, |b| {
             zerompk::from_msgpack(b).unwrap()
         }),
         Codec::new(

@@ -7,7 +7,9 @@
 //! - [`mod@array`]: `#[derive(MsgPack)] #[msgpack(array)]`, tag-indexed arrays;
 //! - [`packer`]: `#[derive(MsgPacker)]`, msgpacker's own (non-serde) encoding;
 //! - [`zero`]: `#[derive(ToMessagePack, FromMessagePack)]`, zerompk's own
-//!   (non-serde) encoding: arrays in field order, unit enums as integers.
+//!   (non-serde) encoding: arrays in field order, unit enums as integers;
+//! - [`zero_map`]: the same with `#[msgpack(map)]`: maps keyed by field
+//!   name, zerompk's counterpart of msgpack-serde's named mode.
 //!
 //! They live in a crate of their own so that the derived code is compiled
 //! as in a user's crate, apart from the benchmark harness. The prost types
@@ -123,10 +125,29 @@ macro_rules! model {
             )*
         }
 
+        /// `#[derive(ToMessagePack, FromMessagePack)] #[msgpack(map)]`:
+        /// zerompk's maps keyed by field name.
+        pub mod zero_map {
+            $(
+                #[allow(missing_docs)]
+                #[derive(Clone, Debug, PartialEq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
+                #[msgpack(map)]
+                pub struct $name { $(pub $field: $ty),* }
+            )*
+            $(
+                #[allow(missing_docs)]
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
+                #[msgpack(c_enum)]
+                #[repr(u8)]
+                pub enum $enum_name { $($variant = $variant_tag),* }
+            )*
+        }
+
         model!(@convert tagged $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert array $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert packer $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert zero $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
+        model!(@convert zero_map $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
     };
     (@convert $family:ident $($name:ident { $($field:ident)* })* ; $($enum_name:ident { $($variant:ident)* })*) => {
         $(
