@@ -16,7 +16,7 @@ bin=target/release/examples/profile
 fixtures=("${@:-document api_profile logs mesh ints}")
 [ $# -gt 0 ] || fixtures=(document api_profile logs mesh ints)
 codecs=("msgpack-serde compact" "msgpack-serde named" "msgpack-serde derive map" "msgpack-serde derive array"
-        "rmp-serde compact" "rmp-serde named" "msgpacker" "zerompk" "prost" "serde_json" "floor (memcpy / clone)")
+        "rmp-serde compact" "rmp-serde named" "msgpacker" "zerompk" "zerompk map" "prost" "serde_json" "floor (memcpy / clone)")
 
 count() { # fixture codec op n -> instructions, mispredicted branches
   valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file=/dev/null "$bin" "$1" "$2" "$3" "$4" 2>&1 |

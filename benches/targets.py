@@ -49,5 +49,5 @@ for fx in fxs:
         ne.append(n['encode_ns']/c['encode_ns']); nd.append(n['decode_ns']/c['decode_ns'])
         zm=get(r,fx,'zerompk map')
         if zm: me.append(zm['encode_ns']/z['encode_ns']); md.append(zm['decode_ns']/z['decode_ns'])
-    zm_cell=f"{st.median(me):.2f}x, {st.median(md):.2f}x" if me else "-"
+    zm_cell=f"{cell(me)}, {cell(md)}" if me else "-"
     print(f"| {fx} | {cell(ce)} | {cell(cd)} | {st.median(ze):.1f}x, {st.median(zd):.2f}x | {cell(rt)} | {cell(ne)} | {cell(nd)} | {zm_cell} |")

@@ -14,7 +14,7 @@ use std::time::Instant;
 use msgpack_benches::codecs::codecs_for;
 
 /// The codecs compared, zerompk last: the ratios are to it. zerompk's
-/// map form is the peer of the named mode.
+/// map form (keys by field name) sits beside our named mode's time.
 const CODECS: [&str; 6] = [
     "msgpack-serde compact",
     "msgpack-serde named",

@@ -1,6 +1,7 @@
 //! Benchmarks of msgpack-serde against serde_json, rmp-serde, prost,
-//! msgpacker and zerompk (its array and map forms) on the same fixtures: encoded size, gzip size, encode and
-//! decode time. The `msgpack-bench` command and the criterion benches
+//! msgpacker and zerompk (its array and map forms) on the same
+//! fixtures: encoded size, gzip size, encode and decode time. The
+//! `msgpack-bench` command and the criterion benches
 //! (`cargo bench -p msgpack-benches`) both run on what this crate builds,
 //! and so does `msgpack-bench --http`, a load test of msgpack-axum, and
 //! `msgpack-bench --stream`, msgpack-tokio's codec on a stream of records,

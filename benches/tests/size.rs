@@ -36,3 +36,11 @@ fn compact_and_named_modes_on_the_document_fixture() {
     assert_eq!(size_of("msgpack-serde named"), 824);
     assert_eq!(size_of("serde_json"), 1055);
 }
+
+#[test]
+fn zerompk_in_both_forms_on_the_document_fixture() {
+    // zerompk writes the unit enum as its number: the same bytes as ours
+    // but for "Shipped", 7 bytes.
+    assert_eq!(size_of("zerompk"), 427 - 7);
+    assert_eq!(size_of("zerompk map"), 824 - 7);
+}

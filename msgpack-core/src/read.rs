@@ -139,7 +139,8 @@ impl<'a> Reader<'a> {
         // module, and no code outside this file can write them. `pos`
         // starts at 0; each method here that moves it forward moves it past
         // bytes it has just found in the input (`take_byte`, `take`,
-        // `take_array`, `take_str`) or to at most the end (`consume`), and
+        // `take_array`, `take_str`, `read_short_key`) or to at most the end
+        // (`consume`), and
         // `rewind` only moves it back. A new method that writes `pos` must
         // keep this.
         unsafe { self.input.get_unchecked(self.pos..) }
@@ -357,7 +358,8 @@ impl<'a> Reader<'a> {
     /// ```
     /// use msgpack_core::Reader;
     ///
-    /// let input = [0xa2, b'i', b'd', 0x2a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// let mut input = vec![0xa2, b'i', b'd', 0x2a];
+    /// input.resize(32, 0xc0); // nils after them
     /// let mut reader = Reader::new(&input);
     /// assert_eq!(reader.read_short_key(), Some("id"));
     /// assert_eq!(reader.read_short_key(), None); // 42

@@ -9,7 +9,8 @@
 /// byte until it reaches an aligned word). Every read of a string in
 /// this crate and in msgpack-serde goes through here, or, for a short
 /// text read with [`Reader::take_str`](crate::Reader::take_str), through
-/// one mask over the 32 bytes it is in.
+/// one mask over the 32 bytes it is in, or, for a field name read with
+/// [`Reader::read_short_key`](crate::Reader::read_short_key), over 16.
 ///
 /// ```
 /// use msgpack_core::decode::str_from_utf8;
@@ -94,9 +95,11 @@ pub(crate) fn ascii_in_window(window: &[u8; 32], from: usize, len: usize) -> Opt
 /// is ASCII: the text, and the bytes it takes, header included. `None`
 /// for anything else. One mask over the 16 bytes tests the text, from a
 /// table by its length: the field names a struct's keys carry are this
-/// short, and a window half as wide as
-/// [`ascii_in_window`]'s takes half the instructions.
-#[inline(always)]
+/// short, and the header's position is known, so the test is one `u128`
+/// where [`ascii_in_window`]'s is two, with a mask for each end.
+///
+/// Inlined always only when optimized, as `ascii_in_window` is.
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn short_key(window: &[u8; 16]) -> Option<(&str, usize)> {
     let len = window[0].wrapping_sub(crate::marker::FIXSTR) as usize;
     if len >= 16 {

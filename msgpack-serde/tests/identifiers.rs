@@ -89,6 +89,30 @@ fn a_key_that_is_not_utf8_is_an_error_at_its_header() {
     }
 }
 
+/// A struct that refuses names it does not have: serde_derive's field
+/// visitor raises the error, placed at the key's header.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Strict {
+    id: u32,
+    note: String,
+}
+
+#[test]
+fn a_visitors_error_on_a_key_is_at_the_keys_header() {
+    // {"id": 1, "nope": "...", ...}: 16 bytes and more after "nope"'s
+    // header, so that it is read through the window.
+    let mut bytes = vec![0x83, 0xa2, b'i', b'd', 0x01, 0xa4];
+    bytes.extend(b"nope");
+    bytes.extend(msgpack_serde::to_vec("sixteen bytes and more").unwrap());
+    let error = msgpack_serde::from_slice::<Strict>(&bytes).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "unknown field `nope`, expected `id` or `note` at offset 5"
+    );
+}
+
 #[test]
 fn a_key_cut_short_is_an_error_where_the_input_ends() {
     let error = msgpack_serde::from_slice::<Key>(&[0xa3, b'i', b'd']).unwrap_err();

@@ -1,5 +1,6 @@
 //! `msgpack-bench`: how much smaller and faster than JSON, rmp-serde,
-//! msgpacker and protobuf msgpack-serde is, on the built-in fixtures.
+//! msgpacker, zerompk and protobuf msgpack-serde is, on the built-in
+//! fixtures.
 //!
 //! ```text
 //! cargo run --release -p msgpack-benches --bin msgpack-bench -- --iterations 1000
@@ -18,7 +19,7 @@ use std::time::Duration;
 use clap::Parser;
 use msgpack_benches::{chart, fixtures, http, rpc, run, stream, table, types};
 
-/// Compares msgpack-serde with serde_json, rmp-serde, msgpacker and prost.
+/// Compares msgpack-serde with serde_json, rmp-serde, msgpacker, zerompk and prost.
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
