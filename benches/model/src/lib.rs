@@ -109,45 +109,44 @@ macro_rules! model {
             )*
         }
 
-        /// `#[derive(ToMessagePack, FromMessagePack)]`: zerompk's encoding.
-        pub mod zero {
-            $(
-                #[allow(missing_docs)]
-                #[derive(Clone, Debug, PartialEq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
-                pub struct $name { $(pub $field: $ty),* }
-            )*
-            $(
-                #[allow(missing_docs)]
-                #[derive(Clone, Copy, Debug, PartialEq, Eq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
-                #[msgpack(c_enum)]
-                #[repr(u8)]
-                pub enum $enum_name { $($variant = $variant_tag),* }
-            )*
-        }
-
-        /// `#[derive(ToMessagePack, FromMessagePack)] #[msgpack(map)]`:
-        /// zerompk's maps keyed by field name.
-        pub mod zero_map {
-            $(
-                #[allow(missing_docs)]
-                #[derive(Clone, Debug, PartialEq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
-                #[msgpack(map)]
-                pub struct $name { $(pub $field: $ty),* }
-            )*
-            $(
-                #[allow(missing_docs)]
-                #[derive(Clone, Copy, Debug, PartialEq, Eq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
-                #[msgpack(c_enum)]
-                #[repr(u8)]
-                pub enum $enum_name { $($variant = $variant_tag),* }
-            )*
-        }
+        model!(@zero
+            /// `#[derive(ToMessagePack, FromMessagePack)]`: zerompk's encoding.
+            zero array
+            $(struct $name { $($field: $ty),* })* ; $(enum $enum_name { $($variant_tag => $variant),* })*
+        );
+        model!(@zero
+            /// `#[derive(ToMessagePack, FromMessagePack)] #[msgpack(map)]`:
+            /// zerompk's maps keyed by field name.
+            zero_map map
+            $(struct $name { $($field: $ty),* })* ; $(enum $enum_name { $($variant_tag => $variant),* })*
+        );
 
         model!(@convert tagged $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert array $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert packer $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert zero $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
         model!(@convert zero_map $($name { $($field)* })* ; $($enum_name { $($variant)* })*);
+    };
+    (@zero $(#[$doc:meta])* $module:ident $form:ident
+        $(struct $name:ident { $($field:ident: $ty:ty),* })* ;
+        $(enum $enum_name:ident { $($variant_tag:literal => $variant:ident),* })*
+    ) => {
+        $(#[$doc])*
+        pub mod $module {
+            $(
+                #[allow(missing_docs)]
+                #[derive(Clone, Debug, PartialEq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
+                #[msgpack($form)]
+                pub struct $name { $(pub $field: $ty),* }
+            )*
+            $(
+                #[allow(missing_docs)]
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, zerompk::ToMessagePack, zerompk::FromMessagePack)]
+                #[msgpack(c_enum)]
+                #[repr(u8)]
+                pub enum $enum_name { $($variant = $variant_tag),* }
+            )*
+        }
     };
     (@convert $family:ident $($name:ident { $($field:ident)* })* ; $($enum_name:ident { $($variant:ident)* })*) => {
         $(
