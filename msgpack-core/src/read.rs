@@ -140,9 +140,8 @@ impl<'a> Reader<'a> {
         // starts at 0; each method here that moves it forward moves it past
         // bytes it has just found in the input (`take_byte`, `take`,
         // `take_array`, `take_str`, `read_short_key`) or to at most the end
-        // (`consume`), and
-        // `rewind` only moves it back. A new method that writes `pos` must
-        // keep this.
+        // (`consume`), and `rewind` only moves it back. A new method that
+        // writes `pos` must keep this.
         unsafe { self.input.get_unchecked(self.pos..) }
     }
 
