@@ -9,7 +9,7 @@ against the faster of zerompk and msgpacker in the same run, against
 the floor (memcpy of the bytes, clone of the value), derived map round
 trips against prost's, named against compact, and beside it zerompk's
 map form against its array form (the same choice in a crate without
-serde).
+serde) and our named mode against it.
 """
 import json,sys,statistics as st
 runs=[json.load(open(f)) for f in sys.argv[1:]]
@@ -36,10 +36,10 @@ for fx in fxs:
             pd.append('zerompk' if z['decode_ns']<m['decode_ns'] else 'msgpacker')
         print(f"| {fx} | {o.replace('msgpack-serde ','')} | {cell(e)} | {cell(d)} | {st.mode(pe)}, {st.mode(pd)} |")
 print()
-print("| fixture | compact encode / floor | compact decode / floor | zerompk enc / floor, dec / floor | derive map round trips / prost | named / compact enc | dec | zerompk map / zerompk enc, dec |")
-print("|---|--:|--:|---|--:|--:|--:|---|")
+print("| fixture | compact encode / floor | compact decode / floor | zerompk enc / floor, dec / floor | derive map round trips / prost | named / compact enc | dec | zerompk map / zerompk enc, dec | named / zerompk map enc, dec |")
+print("|---|--:|--:|---|--:|--:|--:|---|---|")
 for fx in fxs:
-    ce=[];cd=[];ze=[];zd=[];rt=[];ne=[];nd=[];me=[];md=[]
+    ce=[];cd=[];ze=[];zd=[];rt=[];ne=[];nd=[];me=[];md=[];oe=[];od=[]
     for r in runs:
         fl=get(r,fx,'floor (memcpy / clone)'); c=get(r,fx,'msgpack-serde compact'); z=get(r,fx,'zerompk')
         p=get(r,fx,'prost'); dm=get(r,fx,'msgpack-serde derive map'); n=get(r,fx,'msgpack-serde named')
@@ -48,6 +48,9 @@ for fx in fxs:
         rt.append(dm['round_trips_per_sec']/p['round_trips_per_sec'])
         ne.append(n['encode_ns']/c['encode_ns']); nd.append(n['decode_ns']/c['decode_ns'])
         zm=get(r,fx,'zerompk map')
-        if zm: me.append(zm['encode_ns']/z['encode_ns']); md.append(zm['decode_ns']/z['decode_ns'])
+        if zm:
+            me.append(zm['encode_ns']/z['encode_ns']); md.append(zm['decode_ns']/z['decode_ns'])
+            oe.append(n['encode_ns']/zm['encode_ns']); od.append(n['decode_ns']/zm['decode_ns'])
     zm_cell=f"{cell(me)}, {cell(md)}" if me else "-"
-    print(f"| {fx} | {cell(ce)} | {cell(cd)} | {st.median(ze):.1f}x, {st.median(zd):.2f}x | {cell(rt)} | {cell(ne)} | {cell(nd)} | {zm_cell} |")
+    on_cell=f"{cell(oe)}, {cell(od)}" if oe else "-"
+    print(f"| {fx} | {cell(ce)} | {cell(cd)} | {st.median(ze):.1f}x, {st.median(zd):.2f}x | {cell(rt)} | {cell(ne)} | {cell(nd)} | {zm_cell} | {on_cell} |")
