@@ -45,8 +45,8 @@ fn keys() -> Vec<String> {
     keys
 }
 
-/// A key, then an array of `nils` nils: the key's window reaches past
-/// the input's end when fewer than 15 bytes follow its text.
+/// A key, then an array of `nils` nils: with few nils, the 16 bytes
+/// from a short key's header run past the input's end.
 fn key_then_nils(key: &str, nils: usize) -> Vec<u8> {
     let mut bytes = vec![0x92];
     bytes.extend(msgpack_serde::to_vec(key).unwrap());
